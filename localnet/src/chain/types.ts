@@ -1,0 +1,147 @@
+/**
+ * Contract between the chain (ledger, blocks, RPC, PubSub) and the world (tokens, venues, swaps).
+ * The chain owns time and storage; the world owns what the accounts mean and which transactions happen.
+ * Keys are base58 strings; amounts are bigint; account data is raw bytes in the programs' real layouts.
+ */
+
+export type Pubkey = string;
+
+export interface AccountState {
+  lamports: bigint;
+  owner: Pubkey;
+  data: Uint8Array;
+  executable: boolean;
+  rentEpoch: bigint;
+}
+
+export interface UiTokenAmount {
+  amount: string;
+  decimals: number;
+  uiAmount: number | null;
+  uiAmountString: string;
+}
+
+export interface TokenBalance {
+  accountIndex: number;
+  mint: Pubkey;
+  owner: Pubkey;
+  programId: Pubkey;
+  uiTokenAmount: UiTokenAmount;
+}
+
+export interface CompiledInstruction {
+  programIdIndex: number;
+  accounts: number[];
+  data: Uint8Array;
+  stackHeight?: number | null;
+}
+
+export interface TxMessage {
+  header: { numRequiredSignatures: number; numReadonlySignedAccounts: number; numReadonlyUnsignedAccounts: number };
+  accountKeys: Pubkey[];
+  recentBlockhash: string;
+  instructions: CompiledInstruction[];
+}
+
+export interface TxMeta {
+  err: null | Record<string, unknown>;
+  fee: bigint;
+  preBalances: bigint[];
+  postBalances: bigint[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+  innerInstructions: { index: number; instructions: CompiledInstruction[] }[];
+  logMessages: string[];
+  computeUnitsConsumed: bigint;
+}
+
+/** A transaction as it sits in a block. `signatures[0]` is the transaction id. */
+export interface TxRecord {
+  signatures: string[];
+  message: TxMessage;
+  meta: TxMeta;
+  version: "legacy" | 0;
+}
+
+export interface Reward {
+  pubkey: Pubkey;
+  lamports: bigint;
+  postBalance: bigint;
+  rewardType: "fee" | "rent" | "staking" | "voting";
+  commission: number | null;
+}
+
+export interface Block {
+  slot: number;
+  parentSlot: number;
+  blockhash: string;
+  previousBlockhash: string;
+  blockTime: number;
+  blockHeight: number;
+  transactions: TxRecord[];
+  rewards: Reward[];
+}
+
+/** What the world may do to the ledger while it builds genesis or a slot. */
+export interface LedgerWriter {
+  readonly slot: number;
+  /** Unix seconds of the block being built. */
+  readonly blockTime: number;
+  /** Latest blockhash (base58), for `recentBlockhash` of new transactions. */
+  readonly recentBlockhash: string;
+  getAccount(pubkey: Pubkey): AccountState | undefined;
+  /** Writes an account at the current slot (versioned: older commitments still see the old state). */
+  setAccount(pubkey: Pubkey, state: AccountState): void;
+  deleteAccount(pubkey: Pubkey): void;
+}
+
+/** One token of the world, as the test suite and the README see it. */
+export interface WorldToken {
+  mint: Pubkey;
+  name: string;
+  symbol: string;
+  decimals: number;
+  tokenProgram: Pubkey;
+  /** Where it trades now: pumpfun | pumpswap | raydium-amm-v4 | raydium-cpmm | raydium-clmm | meteora-dlmm | meteora-damm-v1 | meteora-damm-v2 | meteora-dbc */
+  venues: string[];
+  pools: WorldPool[];
+  metadataUri: string | null;
+  /** e.g. "fresh", "near-graduation", "complete", "graduated", "pool", "token-2022", "broken-metadata:404" */
+  tags: string[];
+}
+
+export interface WorldPool {
+  kind: string; // same words as WorldToken.venues
+  address: Pubkey;
+  baseMint: Pubkey;
+  quoteMint: Pubkey;
+  /** Accounts a pricer must read besides the pool itself (vaults, etc.), for reference in tests. */
+  related: Record<string, Pubkey>;
+  /** true when the pool address can be derived from the mint alone (PDA over known seeds/configs). */
+  derivable: boolean;
+}
+
+export interface WorldManifest {
+  seed: number;
+  tokens: WorldToken[];
+  wellKnown: Record<string, Pubkey>; // pythSolUsd, wsol, usdc, usdt, solUsdcPool, ...
+  wallets: { whales: Pubkey[]; delegates: Pubkey[] };
+}
+
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | string;
+  /** Delay before answering, for the "slow" broken metadata URI. */
+  delayMs?: number;
+}
+
+export interface World {
+  /** Writes every account of the world at slot 0. */
+  genesis(ledger: LedgerWriter): void;
+  /** Called once per produced (not skipped) slot: mutate accounts and return the slot's transactions. */
+  produceSlot(ledger: LedgerWriter): TxRecord[];
+  manifest(): WorldManifest;
+  /** Serves off-chain metadata JSON and images under `/meta/...` on the RPC HTTP port; undefined = not ours. */
+  http(path: string): HttpReply | undefined;
+}
