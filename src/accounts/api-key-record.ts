@@ -1,0 +1,22 @@
+import { z } from "zod/mini";
+
+/** Plans a key can be on. Limits per plan arrive with the plans issue. */
+export const planSchema = z.enum(["free", "pro", "scale"]);
+export type Plan = z.infer<typeof planSchema>;
+
+/**
+ * What KV holds for one API key, under `apikey:<sha256 hex of the key>`. The key itself is never stored.
+ * `hash` repeats the KV key so the lookup can be confirmed with a constant-time comparison.
+ */
+export const apiKeyRecordSchema = z.object({
+  keyId: z.string(),
+  hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  name: z.string(),
+  account: z.string(),
+  plan: planSchema,
+  createdAt: z.number(),
+  revoked: z.boolean(),
+});
+export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
+
+export const apiKeyKvPrefix = "apikey:";

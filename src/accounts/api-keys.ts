@@ -1,0 +1,77 @@
+import { apiKeyKvPrefix, apiKeyRecordSchema, type ApiKeyRecord, type Plan } from "./api-key-record";
+
+/**
+ * API keys: `tmd_` + 32 base64url chars (192 random bits). Only the SHA-256 hash is stored.
+ * Pure Web Crypto, so the same code runs in the worker and in the Node scripts that create keys.
+ */
+const keyPattern = /^tmd_[A-Za-z0-9_-]{32}$/;
+
+export function isWellFormedApiKey(key: string): boolean {
+  return keyPattern.test(key);
+}
+
+function base64Url(bytes: Uint8Array): string {
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+
+export function generateApiKey(): string {
+  return `tmd_${base64Url(crypto.getRandomValues(new Uint8Array(24)))}`;
+}
+
+export async function hashApiKey(key: string): Promise<string> {
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))));
+}
+
+/** Constant-time equality of two equal-length hex digests (no early exit on the first difference). */
+export function digestsEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+export interface NewKey {
+  name: string;
+  account: string;
+  plan: Plan;
+}
+
+/** Builds a fresh key and the record to store for it. The plaintext is returned once and never persisted. */
+export async function createApiKey(input: NewKey, now = Date.now()): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = generateApiKey();
+  const record: ApiKeyRecord = {
+    keyId: `key_${hex(crypto.getRandomValues(new Uint8Array(8)))}`,
+    hash: await hashApiKey(key),
+    name: input.name,
+    account: input.account,
+    plan: input.plan,
+    createdAt: now,
+    revoked: false,
+  };
+  return { key, record };
+}
+
+export function kvKeyForHash(hash: string): string {
+  return `${apiKeyKvPrefix}${hash}`;
+}
+
+/** Reads and validates the record of a presented key; null when unknown, malformed record, or hash mismatch. */
+export async function lookupApiKey(kv: KVNamespace, presented: string): Promise<ApiKeyRecord | null> {
+  const hash = await hashApiKey(presented);
+  const raw = await kv.get(kvKeyForHash(hash), "json");
+  const parsed = apiKeyRecordSchema.safeParse(raw);
+  if (!parsed.success) return null;
+  return digestsEqual(parsed.data.hash, hash) ? parsed.data : null;
+}
+
+export async function storeApiKey(kv: KVNamespace, record: ApiKeyRecord): Promise<void> {
+  await kv.put(kvKeyForHash(record.hash), JSON.stringify(record));
+}

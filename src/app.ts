@@ -1,0 +1,85 @@
+import { Hono } from "hono";
+import { requestId } from "hono/request-id";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { ApiError, errorResponse } from "./errors/api-error";
+import { limits } from "./limits";
+import { requireApiKey } from "./middleware/auth";
+import { healthRoutes } from "./routes/health";
+import { apiV1Routes } from "./routes/api-v1";
+import type { AppContext } from "./env";
+
+/**
+ * The Hono app: request id → URL/body caps → auth (per sub-app) → routes; one error path renders the envelope.
+ */
+export function buildApp() {
+  const app = new Hono<AppContext>();
+
+  app.use("*", requestId({ headerName: "x-request-id" }));
+  app.use("*", async (c, next) => {
+    if (c.req.url.length > limits.maxUrlLength) throw new ApiError("URI_TOO_LONG", `Request URL longer than ${limits.maxUrlLength} characters`);
+    await next();
+  });
+
+  app.route("/", healthRoutes);
+
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: limits.maxRestBodyBytes,
+      onError: () => {
+        throw new ApiError("PAYLOAD_TOO_LARGE", `Request body larger than ${limits.maxRestBodyBytes} bytes`);
+      },
+    }),
+  );
+  app.use("/api/*", requireApiKey);
+  app.route("/api/v1", apiV1Routes);
+
+  app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+      return errorResponse(new ApiError("METHOD_NOT_ALLOWED", `Method ${c.req.method} not allowed on ${c.req.path}`, { allow: allowed.join(", ") }), c.get("requestId"));
+    }
+    return errorResponse(new ApiError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), c.get("requestId"));
+  });
+
+  app.onError((err, c) => {
+    const id = c.get("requestId");
+    if (err instanceof ApiError) return errorResponse(err, id);
+    if (err instanceof HTTPException && err.status < 500) return errorResponse(new ApiError(statusToCode(err.status), err.message || undefined), id);
+    // Unexpected: log for operators (no request data beyond the id), answer generically.
+    console.error(JSON.stringify({ level: "error", requestId: id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) }));
+    return errorResponse(new ApiError("INTERNAL"), id);
+  });
+
+  return app;
+
+  function allowedMethods(path: string): string[] {
+    const methods = new Set<string>();
+    for (const route of app.routes) {
+      if (route.method === "ALL") continue;
+      if (matches(route.path, path)) methods.add(route.method);
+    }
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods];
+  }
+}
+
+function matches(pattern: string, path: string): boolean {
+  if (pattern === path) return true;
+  if (!pattern.includes(":") && !pattern.includes("*")) return false;
+  const re = new RegExp(`^${pattern.replace(/\*/g, ".*").replace(/:[^/]+/g, "[^/]+")}$`);
+  return re.test(path);
+}
+
+function statusToCode(status: number) {
+  switch (status) {
+    case 401: return "UNAUTHORIZED" as const;
+    case 404: return "NOT_FOUND" as const;
+    case 405: return "METHOD_NOT_ALLOWED" as const;
+    case 413: return "PAYLOAD_TOO_LARGE" as const;
+    case 414: return "URI_TOO_LONG" as const;
+    case 429: return "TOO_MANY_REQUESTS" as const;
+    default: return "BAD_REQUEST" as const;
+  }
+}

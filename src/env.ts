@@ -1,0 +1,16 @@
+import type { StreamRoom } from "./streams/stream-room";
+
+/** Bindings and vars of the worker (wrangler.toml). Vars arrive as strings; `config.ts` parses them. */
+export interface Env {
+  API_KEYS: KVNamespace;
+  DB: D1Database;
+  STREAMS: DurableObjectNamespace<StreamRoom>;
+  UPSTREAM_RPC_URL: string;
+  UPSTREAM_WS_URL: string;
+  PRICE_CACHE_TTL_MS?: string;
+  IPFS_GATEWAY?: string;
+  ARWEAVE_GATEWAY?: string;
+  METADATA_DEV_HOSTS?: string;
+}
+
+export type AppContext = { Bindings: Env; Variables: { requestId: string; apiKey: import("./accounts/api-key-record").ApiKeyRecord } };

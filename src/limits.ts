@@ -1,0 +1,33 @@
+/**
+ * Every numeric limit of the service, with where it comes from. Tests exercise each at N and N+1.
+ */
+export const limits = {
+  /** Longest accepted request URL (chars). 100 mints × 44 chars + commas fits with room; Cloudflare itself stops at 16 KiB. */
+  maxUrlLength: 8192,
+  /** Largest REST request body (bytes). REST is GET-only; anything bigger is abuse. */
+  maxRestBodyBytes: 1024,
+  /** Largest JSON-RPC request body (bytes). Issue 5. */
+  maxRpcBodyBytes: 50 * 1024,
+  /** Most mints in one price request (plans may lower it). Also one getMultipleAccounts page. */
+  maxMintsPerPriceRequest: 100,
+  /** Agave's getMultipleAccounts cap. */
+  maxAccountsPerCall: 100,
+  /** Spec: getBlocks / getBlocksWithLimit span. */
+  maxSlotSpan: 500_000,
+  /** JSON-RPC batch cap (our choice; Agave has none by default but providers cap around 100). */
+  maxRpcBatch: 100,
+  /** Agave's getProgramAccounts filter cap. */
+  maxProgramAccountFilters: 4,
+  /** Per-attempt upstream timeout (ms). */
+  upstreamAttemptTimeoutMs: 5000,
+  /** Stale price records may be served this long after they were computed when the upstream fails (ms). */
+  maxStaleMs: 60_000,
+  /** Pyth SOL/USD older than this (by publish time) falls back to the deepest SOL/USDC pool (s). */
+  maxOracleAgeSeconds: 60,
+  /** Metadata fetch: whole-request timeout (ms), body cap (bytes), redirects. Issue 4. */
+  metadataTimeoutMs: 3000,
+  metadataMaxBytes: 64 * 1024,
+  metadataMaxRedirects: 3,
+  /** API keys validated in this isolate are trusted this long before KV is read again (ms); bounds revocation delay. */
+  authCacheMs: 5000,
+} as const;

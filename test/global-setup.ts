@@ -1,0 +1,21 @@
+// Runs in Node: one localnet (manual slots) for the worker suite; tests advance slots over its admin endpoint.
+import type { TestProject } from "vitest/node";
+import { startLocalnet } from "../localnet/src/server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    localnetUrl: string;
+    localnetWsUrl: string;
+    localnetHost: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const net = await startLocalnet({ port: 0, wsPort: 0, slotMs: 0, seed: 7 });
+  project.provide("localnetUrl", net.rpcUrl);
+  project.provide("localnetWsUrl", net.wsUrl);
+  project.provide("localnetHost", new URL(net.rpcUrl).host);
+  return async () => {
+    await net.close();
+  };
+}

@@ -1,0 +1,52 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Two projects:
+ * - node: pure code (decoders, math, policies) on real mainnet bytes from ../shared/fixtures, and localnet driven by real clients;
+ * - worker: the worker under workerd (KV, D1, Cache API, Durable Objects for real), over HTTP against a localnet started in globalSetup.
+ */
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    test: {
+      projects: [
+        {
+          test: {
+            name: "node",
+            environment: "node",
+            include: ["test/unit/**/*.test.ts", "test/localnet/**/*.test.ts"],
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
+          },
+        },
+        {
+          plugins: [
+            cloudflareTest(({ inject }) => ({
+              main: "./src/index.ts",
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  LOCALNET_URL: inject("localnetUrl"),
+                  UPSTREAM_RPC_URL: inject("localnetUrl"),
+                  UPSTREAM_WS_URL: inject("localnetWsUrl"),
+                  METADATA_DEV_HOSTS: inject("localnetHost"),
+                },
+              },
+            })),
+          ],
+          test: {
+            name: "worker",
+            include: ["test/integration/**/*.test.ts"],
+            globalSetup: ["./test/global-setup.ts"],
+            setupFiles: ["./test/apply-migrations.ts"],
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
+          },
+        },
+      ],
+    },
+  };
+});
