@@ -1,0 +1,22 @@
+// npm run key:create -- --name "my bot" [--plan free|pro|scale] [--account acct_local]
+// Creates an API key in the local KV (the one `npm start` / `wrangler dev` use) and prints it once.
+import { parseArgs } from "node:util";
+import { createApiKey, kvKeyForHash } from "../src/accounts/api-keys";
+import { planSchema } from "../src/accounts/api-key-record";
+import { putLocalApiKey } from "./lib/wrangler";
+
+const { values } = parseArgs({
+  options: { name: { type: "string" }, plan: { type: "string", default: "free" }, account: { type: "string", default: "acct_local" } },
+});
+if (!values.name) {
+  console.error('usage: npm run key:create -- --name "my bot" [--plan free|pro|scale]');
+  process.exit(2);
+}
+const plan = planSchema.safeParse(values.plan);
+if (!plan.success) {
+  console.error(`unknown plan ${JSON.stringify(values.plan)}: use free, pro or scale`);
+  process.exit(2);
+}
+const { key, record } = await createApiKey({ name: values.name, account: values.account, plan: plan.data });
+await putLocalApiKey(kvKeyForHash(record.hash), JSON.stringify(record));
+console.log(`Created key ${record.keyId} (${record.name}, plan ${record.plan}). It is shown only once:\n\n  ${key}\n`);

@@ -1,0 +1,116 @@
+// npm start: the local chain (localnet) + the worker (wrangler dev) together, a demo API key, and a curl to paste.
+// With UPSTREAM_RPC_URL set in the environment no localnet is started and the worker serves that upstream (e.g. mainnet).
+// Ctrl-C stops everything this script started.
+import type { ChildProcess } from "node:child_process";
+import { createApiKey, hashApiKey, isWellFormedApiKey, kvKeyForHash } from "../src/accounts/api-keys";
+import type { ApiKeyRecord } from "../src/accounts/api-key-record";
+import { putLocalApiKey, runWrangler, spawnWrangler } from "./lib/wrangler";
+
+const started = Date.now();
+const port = Number(process.env.PORT ?? 8787);
+const externalUpstream = process.env.UPSTREAM_RPC_URL;
+const log = (msg: string) => console.log(`[start +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+
+let localnet: { close(): Promise<void>; rpcUrl: string; wsUrl: string } | undefined;
+let worker: ChildProcess | undefined;
+let stopping = false;
+
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    if (worker?.pid) {
+      try {
+        process.kill(-worker.pid, "SIGTERM"); // the whole group: wrangler and its workerd
+      } catch {
+        // already gone
+      }
+    }
+    await localnet?.close().catch(() => undefined);
+  }
+  process.exit(code);
+}
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+
+async function demoKey(): Promise<{ key: string; record: ApiKeyRecord }> {
+  const given = process.env.DEMO_API_KEY;
+  if (!given) return createApiKey({ name: "demo", account: "acct_demo", plan: "free" });
+  if (!isWellFormedApiKey(given)) {
+    console.error("DEMO_API_KEY must look like tmd_ followed by 32 base64url characters (npm run key:create makes one)");
+    return stop(2);
+  }
+  const record: ApiKeyRecord = { keyId: "key_demo", hash: await hashApiKey(given), name: "demo", account: "acct_demo", plan: "free", createdAt: Date.now(), revoked: false };
+  return { key: given, record };
+}
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (worker?.exitCode !== null && worker?.exitCode !== undefined) throw new Error(`wrangler dev exited with ${worker.exitCode}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`worker did not answer ${url} within ${timeoutMs / 1000}s`);
+}
+
+try {
+  let upstream = externalUpstream;
+  let upstreamWs = process.env.UPSTREAM_WS_URL;
+  let devHosts = process.env.METADATA_DEV_HOSTS ?? "";
+  if (!upstream) {
+    const { startLocalnet } = await import("../localnet/src/server");
+    localnet = await startLocalnet({
+      port: Number(process.env.LOCALNET_PORT ?? 8899),
+      wsPort: Number(process.env.LOCALNET_WS_PORT ?? 8900),
+      seed: Number(process.env.LOCALNET_SEED ?? 1),
+    });
+    upstream = localnet.rpcUrl;
+    upstreamWs = localnet.wsUrl;
+    devHosts = new URL(localnet.rpcUrl).host;
+    log(`localnet on ${localnet.rpcUrl} (ws ${localnet.wsUrl})`);
+  } else {
+    log(`using upstream ${upstream} (no localnet)`);
+  }
+
+  const { key, record } = await demoKey();
+  await Promise.all([
+    runWrangler(["d1", "migrations", "apply", "DB", "--local"]).then(() => log("D1 migrations applied")),
+    putLocalApiKey(kvKeyForHash(record.hash), JSON.stringify(record)).then(() => log("demo API key stored (hash only)")),
+  ]);
+
+  const vars = [`UPSTREAM_RPC_URL:${upstream}`, `METADATA_DEV_HOSTS:${devHosts}`];
+  if (upstreamWs) vars.push(`UPSTREAM_WS_URL:${upstreamWs}`);
+  worker = spawnWrangler(["dev", "--port", String(port), "--ip", "127.0.0.1", ...vars.flatMap((v) => ["--var", v])], {
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true, // own process group, so Ctrl-C can stop wrangler and workerd together
+  });
+  worker.on("exit", (code) => {
+    if (!stopping) {
+      console.error(`wrangler dev exited (${code}); stopping`);
+      void stop(code ?? 1);
+    }
+  });
+
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealth(`${base}/health`, 60_000);
+  log("worker ready");
+  const sample = "So11111111111111111111111111111111111111112";
+  console.log(`
+  Token market-data API is running on ${base}
+  Demo API key: ${key}
+
+  curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=${sample}'
+  curl -s -H 'x-api-key: ${key}' '${base}/api/v1/overview?ca=${sample}'
+  curl -s -X POST '${base}/rpc?x-api-key=${key}' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getSlot"}'
+${localnet ? `\n  Local chain tokens: curl -s ${localnet.rpcUrl}/__localnet/world\n` : ""}
+  Ctrl-C stops everything.
+`);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  await stop(1);
+}
