@@ -1,0 +1,148 @@
+/**
+ * Metaplex Token Metadata `Metadata` account (VENUES.md §15): decoder, owner check and PDA.
+ *
+ * The head (key .. is_mutable) is required. The tail (edition_nonce, token_standard, then collection, uses, ...)
+ * was appended to the layout over the years; old accounts end early or carry leftover bytes there (the
+ * mpl-token-metadata "faulty" fixture has garbage right after edition_nonce), so tail fields decode best-effort:
+ * the first missing or invalid one ends decoding and it and everything after it read as null.
+ */
+import {
+  address,
+  getAddressDecoder,
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  getStructDecoder,
+  getU16Decoder,
+  getU8Decoder,
+  getUtf8Encoder,
+  type Address,
+  type ReadonlyUint8Array,
+} from "@solana/kit";
+
+import { AccountDecodeError, withTypedDecodeErrors } from "./account-decode-error";
+import {
+  getBoundedStringDecoder,
+  getBoundedVecDecoder,
+  getStrictBoolDecoder,
+  getStrictOptionDecoder,
+} from "./strict-codecs";
+
+/** Program that owns every Metadata account. */
+export const METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS = address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
+
+/** `Key::MetadataV1`, the first byte of a Metadata account. */
+export const METADATA_V1_KEY = 4;
+
+/** Byte limits the program enforces on `Data` (MAX_NAME_LENGTH / MAX_SYMBOL_LENGTH / MAX_URI_LENGTH / MAX_CREATOR_LIMIT). */
+export const METAPLEX_LIMITS = { nameBytes: 32, symbolBytes: 10, uriBytes: 200, creators: 5 } as const;
+
+/** `TokenStandard` variants in their on-chain (enum index) order. */
+export const TOKEN_STANDARDS = [
+  "NonFungible",
+  "FungibleAsset",
+  "Fungible",
+  "NonFungibleEdition",
+  "ProgrammableNonFungible",
+  "ProgrammableNonFungibleEdition",
+] as const;
+export type TokenStandard = (typeof TOKEN_STANDARDS)[number];
+
+/** A creator entry; `share` is a percentage (0..100). */
+export type MetaplexCreator = { address: Address; verified: boolean; share: number };
+
+/** The fields of a Metadata account the token overview uses. */
+export type MetaplexMetadata = {
+  updateAuthority: Address;
+  mint: Address;
+  /** NULs removed, trailing whitespace trimmed. */
+  name: string;
+  symbol: string;
+  uri: string;
+  sellerFeeBasisPoints: number;
+  creators: MetaplexCreator[] | null;
+  primarySaleHappened: boolean;
+  isMutable: boolean;
+  /** null when absent or when the optional tail is unreadable. */
+  editionNonce: number | null;
+  tokenStandard: TokenStandard | null;
+};
+
+const creatorDecoder = getStructDecoder([
+  ["address", getAddressDecoder()],
+  ["verified", getStrictBoolDecoder("creator.verified")],
+  ["share", getU8Decoder()],
+]);
+
+const metadataHeadDecoder = getStructDecoder([
+  ["key", getU8Decoder()],
+  ["updateAuthority", getAddressDecoder()],
+  ["mint", getAddressDecoder()],
+  ["name", getBoundedStringDecoder(METAPLEX_LIMITS.nameBytes, "name")],
+  ["symbol", getBoundedStringDecoder(METAPLEX_LIMITS.symbolBytes, "symbol")],
+  ["uri", getBoundedStringDecoder(METAPLEX_LIMITS.uriBytes, "uri")],
+  ["sellerFeeBasisPoints", getU16Decoder()],
+  ["creators", getStrictOptionDecoder(getBoundedVecDecoder(creatorDecoder, METAPLEX_LIMITS.creators, "creators"), "creators")],
+  ["primarySaleHappened", getStrictBoolDecoder("primary_sale_happened")],
+  ["isMutable", getStrictBoolDecoder("is_mutable")],
+]);
+
+const optionalU8Decoder = getStrictOptionDecoder(getU8Decoder(), "optional u8");
+
+/** Reads one `Option<u8>` of the tail; `undefined` means "stop here" (missing or garbage). */
+function readTailOptionU8(bytes: ReadonlyUint8Array, offset: number): [number | null, number] | undefined {
+  if (offset >= bytes.length) return undefined;
+  try {
+    return optionalU8Decoder.read(bytes, offset);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decodes Metadata account data. Throws {@link AccountDecodeError} (never anything else) when the key is not
+ * MetadataV1 or the required head is malformed; trailing bytes are ignored.
+ */
+export function decodeMetaplexMetadata(data: ReadonlyUint8Array): MetaplexMetadata {
+  if (data.length === 0) throw new AccountDecodeError("TRUNCATED", "metadata account is empty");
+  if (data[0] !== METADATA_V1_KEY) {
+    throw new AccountDecodeError("UNEXPECTED_ACCOUNT_KIND", `metadata key is ${data[0]}, expected ${METADATA_V1_KEY}`);
+  }
+  const [head, tailOffset] = withTypedDecodeErrors("metadata", () => metadataHeadDecoder.read(data, 0));
+
+  let editionNonce: number | null = null;
+  let tokenStandard: TokenStandard | null = null;
+  const edition = readTailOptionU8(data, tailOffset);
+  if (edition) {
+    editionNonce = edition[0];
+    const standard = readTailOptionU8(data, edition[1]);
+    // An index past the known variants is leftover bytes, not a new standard we could name.
+    tokenStandard = standard?.[0] != null ? (TOKEN_STANDARDS[standard[0]] ?? null) : null;
+  }
+
+  const { key: _key, ...fields } = head;
+  return { ...fields, editionNonce, tokenStandard };
+}
+
+/**
+ * Owner check, then {@link decodeMetaplexMetadata}. `owner` is the account owner as returned by RPC.
+ */
+export function decodeMetaplexMetadataAccount(account: { owner: string; data: ReadonlyUint8Array }): MetaplexMetadata {
+  if (account.owner !== METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS) {
+    throw new AccountDecodeError("WRONG_OWNER", `metadata owner is ${account.owner}`);
+  }
+  return decodeMetaplexMetadata(account.data);
+}
+
+/** Metadata PDA of a mint: seeds `["metadata", program id, mint]` under the Token Metadata program. */
+export async function findMetadataPda(mint: Address): Promise<Address> {
+  const addressEncoder = getAddressEncoder();
+  const [pda] = await getProgramDerivedAddress({
+    programAddress: METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS,
+    seeds: [
+      getUtf8Encoder().encode("metadata"),
+      addressEncoder.encode(METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS),
+      addressEncoder.encode(mint),
+    ],
+  });
+  return pda;
+}
