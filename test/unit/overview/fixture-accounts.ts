@@ -1,0 +1,32 @@
+/**
+ * Reads real mainnet account fixtures from the shared, read-only `../shared/fixtures` (beside the repo root) at
+ * test time; they are never copied into the repo. Handles both wrapper shapes described in SOURCES.md:
+ * `{address, owner, data:[b64,"base64"]}` and solana-cli `{pubkey, account:{owner, data:[b64,"base64"]}}`.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const FIXTURES_ROOT = fileURLToPath(new URL("../../../../shared/fixtures/accounts/", import.meta.url));
+
+type Wrapper = { owner: string; data: [string, "base64"] };
+type FixtureFile = (Wrapper & { address: string }) | { pubkey: string; account: Wrapper };
+
+export type FixtureAccount = { address: string; owner: string; data: Uint8Array };
+
+export function loadAccountFixture(relativePath: string): FixtureAccount {
+  const file = JSON.parse(readFileSync(FIXTURES_ROOT + relativePath, "utf8")) as FixtureFile;
+  const [address, account] = "account" in file ? [file.pubkey, file.account] : [file.address, file];
+  return { address, owner: account.owner, data: new Uint8Array(Buffer.from(account.data[0], "base64")) };
+}
+
+/** A deterministic PRNG so fuzz cases are reproducible from the seed in the test name. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
