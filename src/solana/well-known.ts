@@ -1,0 +1,63 @@
+/**
+ * Mainnet addresses the service relies on, each checked against shared/VENUES.md and shared/fixtures.
+ * Venue program ids live here so that venues, trade parsing and the RPC layer share one definition.
+ */
+import { address, getAddressEncoder, getProgramDerivedAddress, type Address } from "@solana/kit";
+
+export const SYSTEM_PROGRAM_ADDRESS = address("11111111111111111111111111111111");
+export const TOKEN_PROGRAM_ADDRESS = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+export const TOKEN_2022_PROGRAM_ADDRESS = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
+export const ASSOCIATED_TOKEN_PROGRAM_ADDRESS = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
+export const METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS = address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
+/** Tokens sent here are burnt (no private key); supply held here is not circulating. */
+export const INCINERATOR_ADDRESS = address("1nc1nerator11111111111111111111111111111111");
+
+export const WSOL_MINT = address("So11111111111111111111111111111111111111112");
+export const USDC_MINT = address("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
+export const USDT_MINT = address("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB");
+
+/** Decimals of the quote mints, so that pricing against them needs no mint account read. */
+export const WELL_KNOWN_DECIMALS: ReadonlyMap<Address, number> = new Map<Address, number>([
+  [WSOL_MINT, 9],
+  [USDC_MINT, 6],
+  [USDT_MINT, 6],
+]);
+
+/** Pyth pull-oracle receiver: owner of every PriceUpdateV2 account, including the sponsored push feeds. */
+export const PYTH_RECEIVER_PROGRAM_ADDRESS = address("rec5EKMGg6MxZYaMdyBfgwp4d5rB9T1VQH5pJv5LtFJ");
+/** Pyth push-oracle program: the sponsored feed accounts are its PDAs ([shard u16 LE, feed id]). */
+export const PYTH_PUSH_ORACLE_PROGRAM_ADDRESS = address("pythWSnswVUd12oZpeFP8e9CVaEqJg25g1Vtc2biRsT");
+/** SOL/USD sponsored push feed, shard 0 (heartbeat 60 s, deviation 0.5 %). */
+export const PYTH_SOL_USD_PRICE_ACCOUNT = address("7UVimffxr9ow1uXYxsr4LHAcV58mLzhmwaeKvJ1pjLiE");
+export const PYTH_SOL_USD_FEED_ID = "ef0d8b6fda2ceba41da15d4095d1da392a0d2f8ed0c6c7bc0f4cfac8c280b56d";
+
+export const PUMP_PROGRAM_ADDRESS = address("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P");
+export const PUMP_AMM_PROGRAM_ADDRESS = address("pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA");
+export const RAYDIUM_AMM_V4_PROGRAM_ADDRESS = address("675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8");
+export const RAYDIUM_CPMM_PROGRAM_ADDRESS = address("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
+export const RAYDIUM_CLMM_PROGRAM_ADDRESS = address("CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK");
+export const RAYDIUM_LAUNCHLAB_PROGRAM_ADDRESS = address("LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj");
+export const METEORA_DLMM_PROGRAM_ADDRESS = address("LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo");
+export const METEORA_DAMM_V1_PROGRAM_ADDRESS = address("Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB");
+/** Meteora dynamic vault program: DAMM v1 pools hold LP shares of these vaults, not the tokens. */
+export const METEORA_VAULT_PROGRAM_ADDRESS = address("24Uqj9JCLxUeoC3hGfh5W3s9FM9uCHDS2SG3LYwBpyTi");
+export const METEORA_DAMM_V2_PROGRAM_ADDRESS = address("cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG");
+export const METEORA_DBC_PROGRAM_ADDRESS = address("dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN");
+export const ORCA_WHIRLPOOL_PROGRAM_ADDRESS = address("whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc");
+
+/**
+ * Associated token account of `owner` for `mint`: PDA([owner, token program, mint]) of the ATA program.
+ * The token program is a seed, so a Token-2022 mint needs `TOKEN_2022_PROGRAM_ADDRESS`.
+ */
+export async function findAssociatedTokenAddress(
+  owner: Address,
+  mint: Address,
+  tokenProgram: Address = TOKEN_PROGRAM_ADDRESS,
+): Promise<Address> {
+  const encoder = getAddressEncoder();
+  const [ata] = await getProgramDerivedAddress({
+    programAddress: ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+    seeds: [encoder.encode(owner), encoder.encode(tokenProgram), encoder.encode(mint)],
+  });
+  return ata;
+}

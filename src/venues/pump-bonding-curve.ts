@@ -1,0 +1,130 @@
+/**
+ * pump.fun bonding curve (program 6EF8…). Price = virtual quote / virtual token reserves; the curve
+ * stores no mint, so pricing takes the mint the curve PDA was derived from.
+ */
+import { getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, address, type Address } from "@solana/kit";
+import { ratio } from "../pricing/fixed-point";
+import { PUMP_PROGRAM_ADDRESS, WSOL_MINT, findAssociatedTokenAddress } from "../solana/well-known";
+import { assertAccountShape } from "./account";
+import { getFieldsDecoder } from "./layout";
+import { addressBytes, findPda } from "./pda";
+import { reservePrice } from "./pool-price";
+import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+
+export { PUMP_PROGRAM_ADDRESS };
+
+export const PUMP_BONDING_CURVE_DISCRIMINATOR = getBase16Encoder().encode("17b7f83760d8ac60");
+/** Legacy curves are 49 bytes (up to `complete`); newer ones 81, 115 and 150 (creator, flags, quote_mint). */
+export const PUMP_BONDING_CURVE_MIN_SIZE = 49;
+/** Curves shorter than this predate `quote_mint` and are SOL-paired. */
+const QUOTE_MINT_END = 115;
+export const PUMP_GLOBAL_ADDRESS = address("4wTV1YmiEkRvAtNtsSGPtUrqRYQMe5SKy2uB4Jjaxnjf");
+export const PUMP_GLOBAL_DISCRIMINATOR = getBase16Encoder().encode("a7e8e8b1c86c727f");
+/** Global grew from 512 B (fixtures) to 1045 B (IDL); pricing reads up to initial_real_token_reserves. */
+const PUMP_GLOBAL_MIN_SIZE = 97;
+
+export interface PumpBondingCurve {
+  readonly virtualTokenReserves: bigint;
+  readonly virtualQuoteReserves: bigint;
+  readonly realTokenReserves: bigint;
+  readonly realQuoteReserves: bigint;
+  readonly tokenTotalSupply: bigint;
+  readonly complete: boolean;
+  /** wSOL for SOL-paired curves (`Pubkey::default()` or a pre-USDC layout) */
+  readonly quoteMint: Address;
+}
+
+export interface PumpGlobal {
+  readonly initialRealTokenReserves: bigint;
+}
+
+const curveDecoder = getFieldsDecoder({
+  virtualTokenReserves: [8, getU64Decoder()],
+  virtualQuoteReserves: [16, getU64Decoder()],
+  realTokenReserves: [24, getU64Decoder()],
+  realQuoteReserves: [32, getU64Decoder()],
+  tokenTotalSupply: [40, getU64Decoder()],
+  complete: [48, getBooleanDecoder()],
+});
+const quoteMintDecoder = getFieldsDecoder({ quoteMint: [83, getAddressDecoder()] });
+const globalDecoder = getFieldsDecoder({ initialRealTokenReserves: [89, getU64Decoder()] });
+const DEFAULT_PUBKEY = address("11111111111111111111111111111111");
+
+/** Decodes a BondingCurve of any size since the 49-byte legacy layout. */
+export function decodePumpBondingCurve(account: AccountBytes): PumpBondingCurve {
+  assertAccountShape(account, {
+    layout: "PumpBondingCurve",
+    owners: [PUMP_PROGRAM_ADDRESS],
+    size: [PUMP_BONDING_CURVE_MIN_SIZE],
+    discriminator: PUMP_BONDING_CURVE_DISCRIMINATOR,
+  });
+  const storedQuote =
+    account.data.length >= QUOTE_MINT_END ? quoteMintDecoder.decode(account.data).quoteMint : DEFAULT_PUBKEY;
+  return { ...curveDecoder.decode(account.data), quoteMint: storedQuote === DEFAULT_PUBKEY ? WSOL_MINT : storedQuote };
+}
+
+/** Decodes the pump Global account (curve constants). */
+export function decodePumpGlobal(account: AccountBytes): PumpGlobal {
+  assertAccountShape(account, {
+    layout: "PumpGlobal",
+    owners: [PUMP_PROGRAM_ADDRESS],
+    size: [PUMP_GLOBAL_MIN_SIZE],
+    discriminator: PUMP_GLOBAL_DISCRIMINATOR,
+  });
+  return globalDecoder.decode(account.data);
+}
+
+/** BondingCurve PDA of a mint: ["bonding-curve", mint]. */
+export function findPumpBondingCurveAddress(mint: Address): Promise<Address> {
+  return findPda(PUMP_PROGRAM_ADDRESS, ["bonding-curve", addressBytes(mint)]);
+}
+
+/** The curve's token vault: ATA(curve, mint's token program, mint). The SOL side is the curve's own lamports. */
+export async function findPumpBondingCurveTokenVault(mint: Address, tokenProgram?: Address): Promise<Address> {
+  return findAssociatedTokenAddress(await findPumpBondingCurveAddress(mint), mint, tokenProgram);
+}
+
+/** The single candidate for a mint; its quote mint is known only once the curve is decoded. */
+export async function listPumpBondingCurveCandidates(mint: Address): Promise<PoolCandidate[]> {
+  return [{ pool: await findPumpBondingCurveAddress(mint), kind: "pump-bonding-curve", quoteMint: null }];
+}
+
+type Related = "global";
+
+/** Reserves live in the curve itself; only Global (for graduation progress) is read besides it. */
+export function requiredAccountsForPumpBondingCurve(): RelatedAddresses<Related> {
+  return { global: PUMP_GLOBAL_ADDRESS };
+}
+
+/**
+ * Spot price of `mint` on its curve: virtual quote / virtual token reserves. Liquidity is the real quote
+ * reserve; progress = 1 − real_token_reserves / Global.initial_real_token_reserves.
+ */
+export function priceFromPumpBondingCurve(
+  curve: PumpBondingCurve,
+  mint: Address,
+  related: RelatedAccounts<Related>,
+  decimalsOf: DecimalsOf,
+): PoolPrice {
+  const { initialRealTokenReserves } = decodePumpGlobal(related.global);
+  const sold = initialRealTokenReserves - curve.realTokenReserves;
+  return {
+    kind: "pump-bonding-curve",
+    baseMint: mint,
+    quoteMint: curve.quoteMint,
+    priceQuotePerBase: reservePrice(
+      "PumpBondingCurve",
+      curve.virtualTokenReserves,
+      curve.virtualQuoteReserves,
+      decimalsOf(mint),
+      decimalsOf(curve.quoteMint),
+    ),
+    quoteLiquidity: curve.realQuoteReserves,
+    baseReserve: curve.realTokenReserves,
+    tradable: !curve.complete,
+    extra: {
+      curveProgress: ratio(sold > 0n ? sold : 0n, initialRealTokenReserves > 0n ? initialRealTokenReserves : 1n),
+      complete: curve.complete,
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { Address } from "@solana/kit";
+import type { Ratio } from "../pricing/fixed-point";
+
+/** Raw account as returned by getAccountInfo / getMultipleAccounts (base64 decoded). */
+export interface AccountBytes {
+  readonly owner: Address;
+  readonly data: Uint8Array;
+}
+
+export type PoolKind =
+  | "pump-bonding-curve"
+  | "pumpswap"
+  | "raydium-amm-v4"
+  | "raydium-cpmm"
+  | "raydium-clmm"
+  | "meteora-dlmm"
+  | "meteora-damm-v1"
+  | "meteora-damm-v2"
+  | "meteora-dbc";
+
+/** A derived address where a pool of `kind` for a mint may exist (existence is checked by reading it). */
+export interface PoolCandidate {
+  readonly pool: Address;
+  readonly kind: PoolKind;
+  /** the other mint of the pair; `null` when only the decoded account tells it (pump curve) */
+  readonly quoteMint: Address | null;
+}
+
+/** Decimals of a mint; throws when the caller does not know them. Pools that store decimals do not ask. */
+export type DecimalsOf = (mint: Address) => number;
+
+/** Spot state of one pool, oriented base → quote as the pool stores its pair. */
+export interface PoolPrice {
+  readonly kind: PoolKind;
+  readonly baseMint: Address;
+  readonly quoteMint: Address;
+  /** quote per base in human units (decimals applied), exact */
+  readonly priceQuotePerBase: Ratio;
+  /** raw quote-side reserve usable by swaps (fee buckets excluded) */
+  readonly quoteLiquidity: bigint;
+  /** raw base-side reserve usable by swaps (fee buckets excluded) */
+  readonly baseReserve: bigint;
+  /** false when the pool's status disables swaps (or a curve is complete) */
+  readonly tradable: boolean;
+  readonly extra: {
+    /** bonding curves: share of the curve sold, in [0, 1] */
+    readonly curveProgress?: Ratio;
+    /** bonding curves: graduation reached, the price now lives in the migrated pool */
+    readonly complete?: boolean;
+  };
+}
+
+/** Addresses a pool needs read to be priced, keyed by role; the same keys name the accounts passed back. */
+export type RelatedAddresses<K extends string> = { readonly [role in K]: Address };
+export type RelatedAccounts<K extends string> = { readonly [role in K]: AccountBytes };

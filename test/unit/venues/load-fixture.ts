@@ -1,0 +1,58 @@
+/**
+ * Loads real mainnet accounts from the shared, read-only fixture tree (../shared/fixtures next to the repo).
+ * Fixtures are never copied into the repository; see shared/fixtures/SOURCES.md for what each one asserts.
+ */
+import { readFileSync } from "node:fs";
+import { address, type Address } from "@solana/kit";
+import type { AccountBytes } from "../../../src/venues/types";
+
+export interface Fixture extends AccountBytes {
+  readonly address: Address | undefined;
+  /** the whole JSON wrapper, for the values the source (or the collector) states next to the bytes */
+  readonly json: Record<string, unknown>;
+}
+
+type Wrapper = {
+  address?: string | null;
+  pubkey?: string;
+  owner?: string;
+  data?: string | [string, string];
+  account?: { owner: string; data: [string, string] };
+};
+
+/** Reads `shared/fixtures/accounts/<path>` in any of its wrapper formats (raw, solana-cli, Carbon). */
+export function loadAccountFixture(path: string): Fixture {
+  const url = new URL(`../../../../shared/fixtures/accounts/${path}`, import.meta.url);
+  const json = JSON.parse(readFileSync(url, "utf8")) as Wrapper & Record<string, unknown>;
+  const inner = json.account ?? json;
+  const data = Array.isArray(inner.data) ? inner.data[0] : inner.data;
+  const owner = inner.owner;
+  if (data === undefined || owner === undefined) throw new Error(`fixture ${path}: no data/owner`);
+  const addressText = json.address ?? json.pubkey;
+  return {
+    address: typeof addressText === "string" && !addressText.includes(" ") ? address(addressText) : undefined,
+    owner: address(owner),
+    data: new Uint8Array(Buffer.from(data, "base64")),
+    json,
+  };
+}
+
+/** The same bytes under another owner, to prove decoders check ownership. */
+export function withOwner(account: AccountBytes, owner: string): AccountBytes {
+  return { owner: address(owner), data: account.data };
+}
+
+/** The same bytes with one byte flipped (for discriminator checks) or truncated / extended. */
+export function withData(account: AccountBytes, change: (data: Uint8Array) => Uint8Array): AccountBytes {
+  return { owner: account.owner, data: change(account.data.slice()) };
+}
+
+/** Float of a ratio for independent cross-checks (tests only; production code never uses floats). */
+export function ratioToNumber(r: { num: bigint; den: bigint }): number {
+  return Number(r.num) / Number(r.den);
+}
+
+/** Relative error |a − b| / |b|. */
+export function relativeError(actual: number, expected: number): number {
+  return Math.abs(actual - expected) / Math.abs(expected);
+}

@@ -1,0 +1,120 @@
+import { address } from "@solana/kit";
+import { describe, expect, it } from "vitest";
+import { toDecimalString } from "../../../src/pricing/fixed-point";
+import { WSOL_MINT } from "../../../src/solana/well-known";
+import {
+  PUMP_GLOBAL_ADDRESS,
+  decodePumpBondingCurve,
+  decodePumpGlobal,
+  findPumpBondingCurveAddress,
+  findPumpBondingCurveTokenVault,
+  listPumpBondingCurveCandidates,
+  priceFromPumpBondingCurve,
+  requiredAccountsForPumpBondingCurve,
+} from "../../../src/venues/pump-bonding-curve";
+import { VenueDecodeError } from "../../../src/venues/errors";
+import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "./load-fixture";
+
+const curve150 = loadAccountFixture("pumpfun/bonding_curve_HWxwYxr4.json");
+const curve49 = loadAccountFixture("pumpfun/bonding_curve_legacy49b.json");
+const global = loadAccountFixture("pumpfun/global_4wTV1Ymi.json");
+const globalOlder = loadAccountFixture("pumpfun/global_4wTV1Ymi_older_fee100.json");
+const mint = address("7uUTzNs4UFgarqY6TyRnW3ZnMFpcsw1iookL8R5KCGwA");
+const decimalsOf = (m: string) => (m === WSOL_MINT ? 9 : 6);
+
+describe("pump bonding curve decoding", () => {
+  it("decodes the 150-byte curve HWxwYxr4 as Carbon asserts", () => {
+    // Given the mainnet BondingCurve HWxwYxr4 (150 B)
+    // When it is decoded
+    const curve = decodePumpBondingCurve(curve150);
+    // Then every reserve matches the Carbon test, and the default quote_mint means SOL
+    expect(curve).toEqual({
+      virtualTokenReserves: 1072911112000000n,
+      virtualQuoteReserves: 30002485430n,
+      realTokenReserves: 793011112000000n,
+      realQuoteReserves: 2485430n,
+      tokenTotalSupply: 1000000000000000n,
+      complete: false,
+      quoteMint: WSOL_MINT,
+    });
+  });
+
+  it("decodes the legacy 49-byte layout (no creator, no quote_mint) as SOL-paired", () => {
+    // Given a legacy 49-byte curve
+    expect(curve49.data.length).toBe(49);
+    // When it is decoded
+    const curve = decodePumpBondingCurve(curve49);
+    // Then the Carbon-asserted values come out and the quote is SOL
+    expect(curve).toEqual({
+      virtualTokenReserves: 1072906494066221n,
+      virtualQuoteReserves: 30002615555n,
+      realTokenReserves: 793006494066221n,
+      realQuoteReserves: 2615555n,
+      tokenTotalSupply: 1000000000000000n,
+      complete: false,
+      quoteMint: WSOL_MINT,
+    });
+  });
+
+  it("decodes Global's initial_real_token_reserves in both snapshots", () => {
+    // Given the current and an older Global account / When decoded / Then both carry 793.1M tokens (6 dp)
+    expect(decodePumpGlobal(global).initialRealTokenReserves).toBe(793100000000000n);
+    expect(decodePumpGlobal(globalOlder).initialRealTokenReserves).toBe(793100000000000n);
+  });
+
+  it("rejects a wrong owner, a short account and a foreign discriminator", () => {
+    // Given valid bytes under the PumpSwap program, truncated to 48 bytes, or with the Global discriminator
+    const wrongOwner = withOwner(curve150, "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA");
+    const short = withData(curve49, (d) => d.subarray(0, 48));
+    const wrongDisc = withData(curve150, (d) => (d.set(global.data.subarray(0, 8)), d));
+    // When decoded / Then each fails with its reason
+    expect(() => decodePumpBondingCurve(wrongOwner)).toThrow(expect.objectContaining({ reason: "owner" }));
+    expect(() => decodePumpBondingCurve(short)).toThrow(expect.objectContaining({ reason: "size" }));
+    expect(() => decodePumpBondingCurve(wrongDisc)).toThrow(VenueDecodeError);
+    expect(() => decodePumpBondingCurve(wrongDisc)).toThrow(/discriminator/);
+    expect(() => decodePumpGlobal(curve150)).toThrow(/discriminator/);
+  });
+});
+
+describe("pump bonding curve pricing", () => {
+  it("prices the token in SOL from virtual reserves, exactly", () => {
+    // Given HWxwYxr4 and Global
+    const curve = decodePumpBondingCurve(curve150);
+    // When priced
+    const price = priceFromPumpBondingCurve(curve, mint, { global }, decimalsOf);
+    // Then price = (vqr / 1e9) / (vtr / 1e6), matching an independent float computation
+    const expected = 30002485430 / 1e9 / (1072911112000000 / 1e6);
+    expect(relativeError(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
+    expect(toDecimalString(price.priceQuotePerBase, 12)).toBe("0.0000000279636263381");
+    expect(price).toMatchObject({
+      kind: "pump-bonding-curve",
+      baseMint: mint,
+      quoteMint: WSOL_MINT,
+      quoteLiquidity: 2485430n,
+      baseReserve: 793011112000000n,
+      tradable: true,
+      extra: { complete: false },
+    });
+    // And progress = 1 − 793011112 / 793100000 (tokens sold so far)
+    expect(ratioToNumber(price.extra.curveProgress!)).toBeCloseTo(1 - 793011112 / 793100000, 12);
+  });
+
+  it("needs only Global besides the curve", () => {
+    expect(requiredAccountsForPumpBondingCurve()).toEqual({ global: PUMP_GLOBAL_ADDRESS });
+  });
+});
+
+describe("pump bonding curve derivation", () => {
+  it("derives the curve PDA and its token vault of the buy in Carbon's fixture", async () => {
+    // Given the buy instruction's mint 7uUTzNs4 (accounts: mint 2, bonding_curve 3, associated_bonding_curve 4)
+    // When the PDA and the ATA are derived
+    const curve = await findPumpBondingCurveAddress(mint);
+    const vault = await findPumpBondingCurveTokenVault(mint);
+    // Then they are the accounts the instruction used
+    expect(curve).toBe("CxHfPAgH6PNLnfq5n5mq4tZK1aQCsMdeygwqaUSjsceN");
+    expect(vault).toBe("3AnftTe9GeUkp3HQJTm7tWLeVkojdFCyd33u4XEAMTpe");
+    expect(await listPumpBondingCurveCandidates(mint)).toEqual([
+      { pool: curve, kind: "pump-bonding-curve", quoteMint: null },
+    ]);
+  });
+});
