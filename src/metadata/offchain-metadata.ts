@@ -4,8 +4,8 @@
  * Real token JSON is loosely structured: socials appear top-level (`twitter`, `website`, `telegram` — pump.fun
  * style), under `extensions` (token-list style), under `properties.links`, or under `links`. A field of the wrong
  * type is treated as absent rather than failing the document, because one odd field should not hide the rest.
- * Every string is cleaned (control and bidi-override characters removed, trimmed) and capped; every URL
- * (image and socials) must pass the metadata URI policy, so clients never receive `javascript:`/`data:` links or
+ * Display text is cleaned (control and bidi-override characters removed, trimmed) and capped; every URL
+ * (image and socials) must pass the metadata URI policy unmodified, so clients never receive `javascript:`/`data:` links or
  * links to private hosts, and `ipfs://`/`ar://` come back rewritten onto the gateways.
  *
  * Handles: `"@name"` (only with the `@`) is expanded to `https://x.com/name` for twitter and
@@ -13,7 +13,7 @@
  */
 import * as z from "zod/mini";
 
-import { checkMetadataUri, MAX_METADATA_URI_LENGTH, type MetadataUriPolicy } from "./uri-policy";
+import { checkMetadataUri, type MetadataUriPolicy } from "./uri-policy";
 
 /** Display-text caps (code points): long enough for real tokens, short enough to keep responses small. */
 export const OFFCHAIN_TEXT_LIMITS = { name: 200, symbol: 50, description: 2000 } as const;
@@ -44,8 +44,9 @@ const optionalText = (maxCodePoints: number) =>
     z.optional(z.pipe(z.string(), z.transform((value) => cleanText(value, maxCodePoints)))),
     undefined,
   );
-// URLs are not truncated (a cut URL is a different URL); over-long ones are refused later by the URI policy.
-const optionalUrlText = () => optionalText(MAX_METADATA_URI_LENGTH + 1);
+// URLs are neither cleaned nor truncated (a cut or "repaired" URL is a different URL): the URI policy sees them raw
+// and refuses control characters and lengths over its cap; the body cap already bounds their size here.
+const optionalUrlText = () => z.catch(z.optional(z.string()), undefined);
 
 const linkFields = {
   twitter: optionalUrlText(),

@@ -88,3 +88,10 @@ describe("normalizeOffchainMetadata", () => {
     expect(normalizeOffchainMetadata(json, policy)).toBeNull();
   });
 });
+
+describe("normalizeOffchainMetadata hands URLs to the policy unmodified", () => {
+  it("does not 'repair' a URL with control characters into an acceptable one", () => {
+    const json = { image: "https://exa\u0000mple.com/i.png", website: "https://example.com/\u0007" };
+    expect(normalizeOffchainMetadata(json, policy)).toMatchObject({ image: null, socials: {} });
+  });
+});
