@@ -3,8 +3,9 @@
  * coin's canonical pool is a PDA of the mint; other pools (any creator / index) need a gPA on base_mint.
  */
 import { getAddressDecoder, getBase16Encoder, getU16Decoder, type Address } from "@solana/kit";
-import { PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS, USDC_MINT, WSOL_MINT } from "../solana/well-known";
+import { PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
+import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
 import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
@@ -61,18 +62,10 @@ export function findPumpPoolAuthorityAddress(mint: Address): Promise<Address> {
 /** Canonical pools of a graduated pump coin (index 0, creator = pool authority), one per quote mint. */
 export async function listPumpSwapPoolCandidates(
   mint: Address,
-  quoteMints: readonly Address[] = [WSOL_MINT, USDC_MINT],
+  quoteMints: readonly Address[] = DEFAULT_QUOTE_MINTS,
 ): Promise<PoolCandidate[]> {
   const creator = await findPumpPoolAuthorityAddress(mint);
-  return Promise.all(
-    quoteMints
-      .filter((quoteMint) => quoteMint !== mint)
-      .map(async (quoteMint) => ({
-        pool: await findPumpSwapPoolAddress(0, creator, mint, quoteMint),
-        kind: "pumpswap" as const,
-        quoteMint,
-      })),
-  );
+  return pairCandidates("pumpswap", mint, quoteMints, [(quoteMint) => findPumpSwapPoolAddress(0, creator, mint, quoteMint)]);
 }
 
 /**

@@ -3,7 +3,7 @@
  * Fixtures are never copied into the repository; see shared/fixtures/SOURCES.md for what each one asserts.
  */
 import { readFileSync } from "node:fs";
-import { address, type Address } from "@solana/kit";
+import { address, getAddressEncoder, type Address } from "@solana/kit";
 import type { AccountBytes } from "../../../src/venues/types";
 
 export interface Fixture extends AccountBytes {
@@ -55,4 +55,25 @@ export function ratioToNumber(r: { num: bigint; den: bigint }): number {
 /** Relative error |a − b| / |b|. */
 export function relativeError(actual: number, expected: number): number {
   return Math.abs(actual - expected) / Math.abs(expected);
+}
+
+/**
+ * A 165-byte SPL token account holding `amount` of `mint`. Only for pools whose fixtures come without
+ * their vault accounts: the pool bytes stay real, the balances are stated by the test.
+ */
+export function syntheticTokenAccount(mint: string, amount: bigint, tokenProgram = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"): AccountBytes {
+  const data = new Uint8Array(165);
+  data.set(getAddressEncoder().encode(address(mint)), 0);
+  new DataView(data.buffer).setBigUint64(64, amount, true);
+  data[108] = 1;
+  return { owner: address(tokenProgram), data };
+}
+
+/** An 82-byte SPL mint with the given decimals and supply. */
+export function syntheticMint(decimals: number, supply = 0n): AccountBytes {
+  const data = new Uint8Array(82);
+  new DataView(data.buffer).setBigUint64(36, supply, true);
+  data[44] = decimals;
+  data[45] = 1;
+  return { owner: address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"), data };
 }

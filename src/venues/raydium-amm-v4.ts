@@ -1,0 +1,102 @@
+/**
+ * Raydium AMM v4 (program 675kPX9M…, not Anchor: no discriminator, 752-byte repr(C) AmmInfo).
+ * Pools are PDAs of their OpenBook market, not of the mints, so they are found by scanning the program.
+ */
+import { getAddressDecoder, getU64Decoder, transformDecoder, type Address } from "@solana/kit";
+import { RAYDIUM_AMM_V4_PROGRAM_ADDRESS } from "../solana/well-known";
+import { assertAccountShape } from "./account";
+import { getFieldsDecoder } from "./layout";
+import { addressBytes, findPda } from "./pda";
+import { netOfFees, reservePrice } from "./pool-price";
+import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
+import { decodeVault } from "./spl-token";
+import type { AccountBytes, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+
+export { RAYDIUM_AMM_V4_PROGRAM_ADDRESS };
+
+export const RAYDIUM_AMM_V4_POOL_SIZE = 752;
+const COIN_MINT_OFFSET = 400;
+const PC_MINT_OFFSET = 432;
+/** Initialized, SwapOnly and WaitingTrade (swaps open after pool_open_time); other statuses reject swaps. */
+const SWAPPABLE_STATUSES = new Set([1, 6, 7]);
+
+export interface RaydiumAmmV4Pool {
+  readonly status: number;
+  readonly coinDecimals: number;
+  readonly pcDecimals: number;
+  /** PnL owed to the protocol but still in the vaults: not part of the swap reserves */
+  readonly needTakePnlCoin: bigint;
+  readonly needTakePnlPc: bigint;
+  readonly coinVault: Address;
+  readonly pcVault: Address;
+  readonly coinMint: Address;
+  readonly pcMint: Address;
+  readonly market: Address;
+}
+
+const u64AsNumber = transformDecoder(getU64Decoder(), Number);
+const poolDecoder = getFieldsDecoder({
+  status: [0, u64AsNumber],
+  coinDecimals: [32, u64AsNumber],
+  pcDecimals: [40, u64AsNumber],
+  needTakePnlCoin: [192, getU64Decoder()],
+  needTakePnlPc: [200, getU64Decoder()],
+  coinVault: [336, getAddressDecoder()],
+  pcVault: [368, getAddressDecoder()],
+  coinMint: [COIN_MINT_OFFSET, getAddressDecoder()],
+  pcMint: [PC_MINT_OFFSET, getAddressDecoder()],
+  market: [528, getAddressDecoder()],
+});
+
+/** Decodes an AmmInfo; owner and the exact size are the only type checks this layout allows. */
+export function decodeRaydiumAmmV4Pool(account: AccountBytes): RaydiumAmmV4Pool {
+  assertAccountShape(account, {
+    layout: "RaydiumAmmV4Pool",
+    owners: [RAYDIUM_AMM_V4_PROGRAM_ADDRESS],
+    size: RAYDIUM_AMM_V4_POOL_SIZE,
+  });
+  return poolDecoder.decode(account.data);
+}
+
+/** AMM PDA of a market: [program id, market, "amm_associated_seed"]. Older pools are not PDAs at all. */
+export function findRaydiumAmmV4PoolAddress(market: Address): Promise<Address> {
+  return findPda(RAYDIUM_AMM_V4_PROGRAM_ADDRESS, [
+    addressBytes(RAYDIUM_AMM_V4_PROGRAM_ADDRESS),
+    addressBytes(market),
+    "amm_associated_seed",
+  ]);
+}
+
+/** Pools of a mint on either side: two scans (coin_mint, then pc_mint). */
+export function raydiumAmmV4PoolQueries(mint: Address): ProgramAccountsQuery[] {
+  return [COIN_MINT_OFFSET, PC_MINT_OFFSET].map((offset) => ({
+    programAddress: RAYDIUM_AMM_V4_PROGRAM_ADDRESS,
+    filters: [dataSizeFilter(RAYDIUM_AMM_V4_POOL_SIZE), memcmpFilter(offset, mint)],
+  }));
+}
+
+type Related = "coinVault" | "pcVault";
+
+/** The two vault token accounts. */
+export function requiredAccountsForRaydiumAmmV4Pool(pool: RaydiumAmmV4Pool): RelatedAddresses<Related> {
+  return { coinVault: pool.coinVault, pcVault: pool.pcVault };
+}
+
+/**
+ * Price pc per coin from reserves = vault − need_take_pnl, the amounts the program's own swap math
+ * (calc_total_without_take_pnl_no_orderbook) trades against.
+ */
+export function priceFromRaydiumAmmV4Pool(pool: RaydiumAmmV4Pool, related: RelatedAccounts<Related>): PoolPrice {
+  const coin = netOfFees(decodeVault("RaydiumAmmV4Pool", related.coinVault, pool.coinMint).amount, pool.needTakePnlCoin);
+  const pc = netOfFees(decodeVault("RaydiumAmmV4Pool", related.pcVault, pool.pcMint).amount, pool.needTakePnlPc);
+  return {
+    kind: "raydium-amm-v4",
+    baseMint: pool.coinMint,
+    quoteMint: pool.pcMint,
+    priceQuotePerBase: reservePrice("RaydiumAmmV4Pool", coin, pc, pool.coinDecimals, pool.pcDecimals),
+    quoteLiquidity: pc,
+    baseReserve: coin,
+    tradable: SWAPPABLE_STATUSES.has(pool.status),
+    extra: {},
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Raydium CLMM (program CAMMCzo5…): spot price from the Q64.64 sqrt price; depth from the vaults net of
+ * the protocol and fund fees they also hold.
+ */
+import { getAddressDecoder, getBase16Encoder, getI32Decoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
+import { RAYDIUM_CLMM_PROGRAM_ADDRESS } from "../solana/well-known";
+import { assertAccountShape } from "./account";
+import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { getFieldsDecoder } from "./layout";
+import { netOfFees, sqrtPriceX64Price } from "./pool-price";
+import { raydiumConfigPools } from "./raydium-config-pools";
+import { decodeVault } from "./spl-token";
+import type { AccountBytes, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+
+export { RAYDIUM_CLMM_PROGRAM_ADDRESS };
+
+export const RAYDIUM_CLMM_POOL_DISCRIMINATOR = getBase16Encoder().encode("f7ede3f5d7c3de46");
+export const RAYDIUM_CLMM_POOL_SIZE = 1544;
+/** Configs 0–4 and 8 are known to exist on mainnet; 5–7 are derived but unconfirmed. */
+export const RAYDIUM_CLMM_CONFIG_INDICES: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+const SWAP_DISABLED_BIT = 1 << 4;
+
+export interface RaydiumClmmPool {
+  readonly ammConfig: Address;
+  readonly mint0: Address;
+  readonly mint1: Address;
+  readonly vault0: Address;
+  readonly vault1: Address;
+  readonly mint0Decimals: number;
+  readonly mint1Decimals: number;
+  readonly liquidity: bigint;
+  readonly sqrtPriceX64: bigint;
+  readonly tickCurrent: number;
+  readonly protocolFees0: bigint;
+  readonly protocolFees1: bigint;
+  /** bit4 set = swaps disabled */
+  readonly status: number;
+  readonly fundFees0: bigint;
+  readonly fundFees1: bigint;
+}
+
+const poolDecoder = getFieldsDecoder({
+  ammConfig: [9, getAddressDecoder()],
+  mint0: [73, getAddressDecoder()],
+  mint1: [105, getAddressDecoder()],
+  vault0: [137, getAddressDecoder()],
+  vault1: [169, getAddressDecoder()],
+  mint0Decimals: [233, getU8Decoder()],
+  mint1Decimals: [234, getU8Decoder()],
+  liquidity: [237, getU128Decoder()],
+  sqrtPriceX64: [253, getU128Decoder()],
+  tickCurrent: [269, getI32Decoder()],
+  protocolFees0: [309, getU64Decoder()],
+  protocolFees1: [317, getU64Decoder()],
+  status: [389, getU8Decoder()],
+  fundFees0: [1064, getU64Decoder()],
+  fundFees1: [1072, getU64Decoder()],
+});
+
+/** Decodes a CLMM PoolState (the "PoolState" discriminator is shared with CPMM and LaunchLab). */
+export function decodeRaydiumClmmPool(account: AccountBytes): RaydiumClmmPool {
+  assertAccountShape(account, {
+    layout: "RaydiumClmmPool",
+    owners: [RAYDIUM_CLMM_PROGRAM_ADDRESS],
+    size: RAYDIUM_CLMM_POOL_SIZE,
+    discriminator: RAYDIUM_CLMM_POOL_DISCRIMINATOR,
+  });
+  return poolDecoder.decode(account.data);
+}
+
+const seeds = raydiumConfigPools(RAYDIUM_CLMM_PROGRAM_ADDRESS);
+
+/** AmmConfig PDA of an index: ["amm_config", index u16 BE] (memoised). */
+export const findRaydiumClmmConfigAddress = seeds.findConfigAddress;
+
+/** Pool PDA: ["pool", amm_config, mint0, mint1] with byte-sorted mints. */
+export const findRaydiumClmmPoolAddress = seeds.findPoolAddress;
+
+/** Pools of `mint` against each quote mint over the given configs. */
+export function listRaydiumClmmPoolCandidates(
+  mint: Address,
+  quoteMints: readonly Address[] = DEFAULT_QUOTE_MINTS,
+  configIndices: readonly number[] = RAYDIUM_CLMM_CONFIG_INDICES,
+): Promise<PoolCandidate[]> {
+  return pairCandidates(
+    "raydium-clmm",
+    mint,
+    quoteMints,
+    configIndices.map((index) => async (quoteMint) => findRaydiumClmmPoolAddress(await findRaydiumClmmConfigAddress(index), mint, quoteMint)),
+  );
+}
+
+type Related = "vault0" | "vault1";
+
+/** The two vault token accounts (for depth; the price itself needs only the pool). */
+export function requiredAccountsForRaydiumClmmPool(pool: RaydiumClmmPool): RelatedAddresses<Related> {
+  return { vault0: pool.vault0, vault1: pool.vault1 };
+}
+
+/**
+ * Price token1 per token0 = (sqrt_price_x64 / 2^64)^2, exact. Depth = vaults − protocol − fund fees
+ * (unclaimed LP fees stay inside: they are not separable without reading every position).
+ */
+export function priceFromRaydiumClmmPool(pool: RaydiumClmmPool, related: RelatedAccounts<Related>): PoolPrice {
+  const vault0 = decodeVault("RaydiumClmmPool", related.vault0, pool.mint0).amount;
+  const vault1 = decodeVault("RaydiumClmmPool", related.vault1, pool.mint1).amount;
+  return {
+    kind: "raydium-clmm",
+    baseMint: pool.mint0,
+    quoteMint: pool.mint1,
+    priceQuotePerBase: sqrtPriceX64Price("RaydiumClmmPool", pool.sqrtPriceX64, pool.mint0Decimals, pool.mint1Decimals),
+    quoteLiquidity: netOfFees(vault1, pool.protocolFees1, pool.fundFees1),
+    baseReserve: netOfFees(vault0, pool.protocolFees0, pool.fundFees0),
+    tradable: (pool.status & SWAP_DISABLED_BIT) === 0,
+    extra: {},
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Raydium CPMM (cp-swap, program CPMMoo8L…): constant product on vault balances net of the protocol,
+ * fund and creator fee buckets the program keeps in the same vaults.
+ */
+import { getAddressDecoder, getBase16Encoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
+import { RAYDIUM_CPMM_PROGRAM_ADDRESS } from "../solana/well-known";
+import { assertAccountShape } from "./account";
+import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { getFieldsDecoder } from "./layout";
+import { netOfFees, reservePrice } from "./pool-price";
+import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
+import { raydiumConfigPools } from "./raydium-config-pools";
+import { decodeVault } from "./spl-token";
+import type { AccountBytes, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+
+export { RAYDIUM_CPMM_PROGRAM_ADDRESS };
+
+export const RAYDIUM_CPMM_POOL_DISCRIMINATOR = getBase16Encoder().encode("f7ede3f5d7c3de46");
+export const RAYDIUM_CPMM_POOL_SIZE = 637;
+/** Config indices 0–6 are derived and in use; fee rates of 1–6 and any index ≥ 7 are unconfirmed. */
+export const RAYDIUM_CPMM_CONFIG_INDICES: readonly number[] = [0, 1, 2, 3, 4, 5, 6];
+const MINT_0_OFFSET = 168;
+const MINT_1_OFFSET = 200;
+const SWAP_DISABLED_BIT = 1 << 2;
+
+export interface RaydiumCpmmPool {
+  readonly ammConfig: Address;
+  readonly vault0: Address;
+  readonly vault1: Address;
+  readonly mint0: Address;
+  readonly mint1: Address;
+  /** bit set = disabled: bit0 deposit, bit1 withdraw, bit2 swap */
+  readonly status: number;
+  readonly mint0Decimals: number;
+  readonly mint1Decimals: number;
+  readonly protocolFees0: bigint;
+  readonly protocolFees1: bigint;
+  readonly fundFees0: bigint;
+  readonly fundFees1: bigint;
+  /** creator fees sit in former padding (zero on pools older than the creator-fee upgrade) */
+  readonly creatorFees0: bigint;
+  readonly creatorFees1: bigint;
+}
+
+const poolDecoder = getFieldsDecoder({
+  ammConfig: [8, getAddressDecoder()],
+  vault0: [72, getAddressDecoder()],
+  vault1: [104, getAddressDecoder()],
+  mint0: [MINT_0_OFFSET, getAddressDecoder()],
+  mint1: [MINT_1_OFFSET, getAddressDecoder()],
+  status: [329, getU8Decoder()],
+  mint0Decimals: [331, getU8Decoder()],
+  mint1Decimals: [332, getU8Decoder()],
+  protocolFees0: [341, getU64Decoder()],
+  protocolFees1: [349, getU64Decoder()],
+  fundFees0: [357, getU64Decoder()],
+  fundFees1: [365, getU64Decoder()],
+  creatorFees0: [397, getU64Decoder()],
+  creatorFees1: [405, getU64Decoder()],
+});
+
+/** Decodes a CPMM PoolState (the "PoolState" discriminator is shared with CLMM and LaunchLab). */
+export function decodeRaydiumCpmmPool(account: AccountBytes): RaydiumCpmmPool {
+  assertAccountShape(account, {
+    layout: "RaydiumCpmmPool",
+    owners: [RAYDIUM_CPMM_PROGRAM_ADDRESS],
+    size: RAYDIUM_CPMM_POOL_SIZE,
+    discriminator: RAYDIUM_CPMM_POOL_DISCRIMINATOR,
+  });
+  return poolDecoder.decode(account.data);
+}
+
+const seeds = raydiumConfigPools(RAYDIUM_CPMM_PROGRAM_ADDRESS);
+
+/** AmmConfig PDA of an index: ["amm_config", index u16 BE] (memoised). */
+export const findRaydiumCpmmConfigAddress = seeds.findConfigAddress;
+
+/** Pool PDA: ["pool", amm_config, mint0, mint1] with byte-sorted mints. */
+export const findRaydiumCpmmPoolAddress = seeds.findPoolAddress;
+
+/** PDA pools of `mint` against each quote mint over the given configs. */
+export function listRaydiumCpmmPoolCandidates(
+  mint: Address,
+  quoteMints: readonly Address[] = DEFAULT_QUOTE_MINTS,
+  configIndices: readonly number[] = RAYDIUM_CPMM_CONFIG_INDICES,
+): Promise<PoolCandidate[]> {
+  return pairCandidates(
+    "raydium-cpmm",
+    mint,
+    quoteMints,
+    configIndices.map((index) => async (quoteMint) => findRaydiumCpmmPoolAddress(await findRaydiumCpmmConfigAddress(index), mint, quoteMint)),
+  );
+}
+
+/** The program also accepts a random keypair as pool address, so a complete search scans by mint. */
+export function raydiumCpmmPoolQueries(mint: Address): ProgramAccountsQuery[] {
+  return [MINT_0_OFFSET, MINT_1_OFFSET].map((offset) => ({
+    programAddress: RAYDIUM_CPMM_PROGRAM_ADDRESS,
+    filters: [dataSizeFilter(RAYDIUM_CPMM_POOL_SIZE), memcmpFilter(offset, mint)],
+  }));
+}
+
+type Related = "vault0" | "vault1";
+
+/** The two vault token accounts. */
+export function requiredAccountsForRaydiumCpmmPool(pool: RaydiumCpmmPool): RelatedAddresses<Related> {
+  return { vault0: pool.vault0, vault1: pool.vault1 };
+}
+
+/** Price token1 per token0 from vault balances minus protocol, fund and creator fees (`vault_amount_without_fee`). */
+export function priceFromRaydiumCpmmPool(pool: RaydiumCpmmPool, related: RelatedAccounts<Related>): PoolPrice {
+  const vault0 = decodeVault("RaydiumCpmmPool", related.vault0, pool.mint0).amount;
+  const vault1 = decodeVault("RaydiumCpmmPool", related.vault1, pool.mint1).amount;
+  const reserve0 = netOfFees(vault0, pool.protocolFees0, pool.fundFees0, pool.creatorFees0);
+  const reserve1 = netOfFees(vault1, pool.protocolFees1, pool.fundFees1, pool.creatorFees1);
+  return {
+    kind: "raydium-cpmm",
+    baseMint: pool.mint0,
+    quoteMint: pool.mint1,
+    priceQuotePerBase: reservePrice("RaydiumCpmmPool", reserve0, reserve1, pool.mint0Decimals, pool.mint1Decimals),
+    quoteLiquidity: reserve1,
+    baseReserve: reserve0,
+    tradable: (pool.status & SWAP_DISABLED_BIT) === 0,
+    extra: {},
+  };
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { USDC_MINT, WSOL_MINT } from "../../../src/solana/well-known";
+import {
+  decodeRaydiumAmmV4Pool,
+  findRaydiumAmmV4PoolAddress,
+  priceFromRaydiumAmmV4Pool,
+  raydiumAmmV4PoolQueries,
+  requiredAccountsForRaydiumAmmV4Pool,
+} from "../../../src/venues/raydium-amm-v4";
+import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+
+const solUsdc = loadAccountFixture("raydium-amm-v4/amm_info_58oQChx4_SOL_USDC_unattributed.json");
+const adsx = loadAccountFixture("raydium-amm-v4/amm_info_8WQsKRXN_ADSX_WSOL_screenerbot.json");
+const fora = loadAccountFixture("raydium-amm-v4/amm_info_5y2QYKY8_ForaXiBD_USDC_jupiter_docs.json");
+
+describe("Raydium AMM v4 decoding", () => {
+  it("decodes SOL/USDC 58oQChx4 as its Go test asserts", () => {
+    // Given the 752-byte AmmInfo / When decoded
+    const pool = decodeRaydiumAmmV4Pool(solUsdc);
+    // Then status 6, decimals 9/6, need_take_pnl 183502858/21928100 and vaults DQyrAcCr…/HLmqeL62…
+    expect(pool).toMatchObject({
+      status: 6,
+      coinDecimals: 9,
+      pcDecimals: 6,
+      needTakePnlCoin: 183502858n,
+      needTakePnlPc: 21928100n,
+      coinMint: WSOL_MINT,
+      pcMint: USDC_MINT,
+    });
+    expect(pool.coinVault.startsWith("DQyrAcCr")).toBe(true);
+    expect(pool.pcVault.startsWith("HLmqeL62")).toBe(true);
+  });
+
+  it("decodes ADSX/WSOL 8WQsKRXN and ForaXiBD/USDC 5y2QYKY8 as the collector did", () => {
+    expect(decodeRaydiumAmmV4Pool(adsx)).toEqual({
+      status: 6,
+      coinDecimals: 9,
+      pcDecimals: 9,
+      needTakePnlCoin: 0n,
+      needTakePnlPc: 0n,
+      coinVault: "CveKgAzJW8jzyjBxDZLGtVbY251PCKcXDwQ5dtTfuefP",
+      pcVault: "4pJFH98gmpF9JH2PiwF1dWRw9V9nAsrZHT2h72DDemvK",
+      coinMint: "ADSXPGwP3riuvqYtwqogCD4Rfn1a6NASqaSpThpsmoon",
+      pcMint: WSOL_MINT,
+      market: "414C4KamXeQFnP6XToDS4AdBQ4MMyKnb7zBLKV8z8cBf",
+    });
+    expect(decodeRaydiumAmmV4Pool(fora)).toMatchObject({
+      status: 1,
+      coinDecimals: 9,
+      pcDecimals: 6,
+      needTakePnlCoin: 4566028610387n,
+      needTakePnlPc: 3520673n,
+      coinMint: "ForaXiBD8K3a7C1PwxV1xqDHs5aV8y8nWRmHebafdkes",
+      pcMint: USDC_MINT,
+      market: "2HqK6oenRGVi5kY92Q2tQUk1kBkrKHQ7ZZZ2dw9GScqP",
+    });
+  });
+
+  it("rejects a wrong owner and any size but 752 (the layout has no discriminator)", () => {
+    expect(() => decodeRaydiumAmmV4Pool(withOwner(solUsdc, "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C"))).toThrow(/owner/);
+    expect(() => decodeRaydiumAmmV4Pool(withData(solUsdc, (d) => d.subarray(0, 751)))).toThrow(/size/);
+    expect(() => decodeRaydiumAmmV4Pool(withData(solUsdc, () => new Uint8Array(753)))).toThrow(/size/);
+  });
+});
+
+describe("Raydium AMM v4 derivation", () => {
+  it("derives 8WQsKRXN and 5y2QYKY8 from their markets; SOL/USDC 58oQChx4 is not a PDA", async () => {
+    // Given each pool's stored market / When the amm PDA is derived / Then it is the pool for the two newer ones
+    expect(await findRaydiumAmmV4PoolAddress(decodeRaydiumAmmV4Pool(adsx).market)).toBe(adsx.address);
+    expect(await findRaydiumAmmV4PoolAddress(decodeRaydiumAmmV4Pool(fora).market)).toBe(fora.address);
+    expect(await findRaydiumAmmV4PoolAddress(decodeRaydiumAmmV4Pool(solUsdc).market)).not.toBe(solUsdc.address);
+  });
+
+  it("finds pools of a mint with two scans (coin side, pc side)", () => {
+    const queries = raydiumAmmV4PoolQueries(WSOL_MINT);
+    expect(queries.map((q) => q.filters)).toEqual([
+      [{ dataSize: 752n }, { memcmp: { offset: 400n, bytes: WSOL_MINT, encoding: "base58" } }],
+      [{ dataSize: 752n }, { memcmp: { offset: 432n, bytes: WSOL_MINT, encoding: "base58" } }],
+    ]);
+  });
+});
+
+describe("Raydium AMM v4 pricing", () => {
+  it("prices coin in pc from vault balances minus need_take_pnl", () => {
+    // Given SOL/USDC with vaults holding 100,000 SOL and 16,751,519 USDC (plus the pending PnL)
+    const pool = decodeRaydiumAmmV4Pool(solUsdc);
+    const related = {
+      coinVault: syntheticTokenAccount(WSOL_MINT, 100_000_000_000_000n + 183502858n),
+      pcVault: syntheticTokenAccount(USDC_MINT, 16_751_519_000_000n + 21928100n),
+    };
+    expect(requiredAccountsForRaydiumAmmV4Pool(pool)).toEqual({ coinVault: pool.coinVault, pcVault: pool.pcVault });
+    // When priced
+    const price = priceFromRaydiumAmmV4Pool(pool, related);
+    // Then 1 SOL = 167.51519 USDC, reserves exclude the PnL, status 6 (SwapOnly) trades
+    expect(relativeError(ratioToNumber(price.priceQuotePerBase), 16_751_519 / 100_000)).toBeLessThanOrEqual(1e-9);
+    expect(price).toMatchObject({ quoteLiquidity: 16_751_519_000_000n, baseReserve: 100_000_000_000_000n, tradable: true });
+  });
+});
