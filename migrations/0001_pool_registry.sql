@@ -4,6 +4,7 @@ CREATE TABLE IF NOT EXISTS pools (
   kind        TEXT NOT NULL,          -- raydium-amm-v4 | pumpswap | meteora-dbc | ...
   base_mint   TEXT NOT NULL,
   quote_mint  TEXT NOT NULL,
+  related     TEXT NOT NULL DEFAULT '{}', -- JSON {role: address} of accounts needed to price it (vaults, ...): static facts
   source      TEXT NOT NULL,          -- swap | creation | gpa
   first_slot  INTEGER NOT NULL,
   last_slot   INTEGER NOT NULL

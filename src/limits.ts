@@ -20,6 +20,26 @@ export const limits = {
   maxProgramAccountFilters: 4,
   /** Per-attempt upstream timeout (ms). */
   upstreamAttemptTimeoutMs: 5000,
+  /** Attempts per idempotent upstream call, across all upstreams (first try + 2 retries). Issue 5. */
+  upstreamMaxAttempts: 3,
+  /** Consecutive failures that open an upstream's circuit. Issue 5. */
+  upstreamBreakerFailureThreshold: 3,
+  /** How long an open circuit refuses requests before one probe is let through (ms). Issue 5. */
+  upstreamBreakerOpenMs: 10_000,
+  /** Longest we honour an upstream's Retry-After (ms): a hostile or buggy header must not park an upstream for hours. */
+  upstreamMaxCooldownMs: 30_000,
+  /** How long the finalized slot learned from the upstream is reused to decide cacheability (ms). Issue 5. */
+  finalizedSlotTtlMs: 1000,
+  /** Cache API max-age of immutable JSON-RPC results (s). The data never changes; this only bounds storage. */
+  immutableRpcCacheSeconds: 7 * 24 * 3600,
+  /** Agave's getSignaturesForAddress `limit` cap (MAX_GET_CONFIRMED_SIGNATURES_FOR_ADDRESS2_LIMIT). */
+  maxSignaturesForAddressLimit: 1000,
+  /** Agave's memcmp filter caps: decoded bytes (MAX_DATA_SIZE), base58 / base64 text length (MAX_DATA_BASE58_SIZE / MAX_DATA_BASE64_SIZE). */
+  maxMemcmpBytes: 128,
+  maxMemcmpBase58Chars: 175,
+  maxMemcmpBase64Chars: 172,
+  /** Pools (not curves) below this USD depth are not used for a price: dust pools are trivially moved. */
+  minPoolLiquidityUsd: 100,
   /** Stale price records may be served this long after they were computed when the upstream fails (ms). */
   maxStaleMs: 60_000,
   /** Pyth SOL/USD older than this (by publish time) falls back to the deepest SOL/USDC pool (s). */

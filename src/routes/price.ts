@@ -1,9 +1,70 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import type { Address } from "@solana/kit";
 import type { AppContext } from "../env";
-import { parseMintList } from "./params";
-import { ApiError } from "../errors/api-error";
+import { parseAddress, parseMintList } from "./params";
+import { priceMints, type PriceOutcome } from "../pricing/price-service";
+import { PriceCache } from "../pricing/price-cache";
+import type { VenueId } from "../pricing/price-record";
+import { createUpstream } from "../solana/upstream";
+import { limits } from "../limits";
 
-export const priceRoutes = new Hono<AppContext>().get("/price", (c) => {
-  parseMintList(c.req.query("ca"));
-  throw new ApiError("UPSTREAM_UNAVAILABLE");
-});
+/**
+ * GET /api/v1/price (auto-routed) and /api/v1/venue-a … venue-d (one venue), with friendly aliases.
+ * One mint → a price record; a comma list → an array in request order, each item with `success`.
+ */
+const venueAliases: Record<string, VenueId> = {
+  "venue-a": "venue-a",
+  pumpfun: "venue-a",
+  "venue-b": "venue-b",
+  raydium: "venue-b",
+  "venue-c": "venue-c",
+  meteora: "venue-c",
+  "venue-d": "venue-d",
+  pumpswap: "venue-d",
+};
+
+const caches_ = new Map<number, PriceCache>();
+function priceCache(ttlRaw: string | undefined): PriceCache {
+  const parsed = Number(ttlRaw);
+  const ttl = Number.isFinite(parsed) && parsed >= 0 ? parsed : 1000;
+  let cache = caches_.get(ttl);
+  if (!cache) caches_.set(ttl, (cache = new PriceCache(ttl, limits.maxStaleMs)));
+  return cache;
+}
+
+async function answer(c: Context<AppContext>, venue: VenueId | undefined) {
+  const raw = c.req.query("ca");
+  const mints = parseMintList(raw);
+  const poolParam = c.req.query("poolId");
+  const poolId = poolParam === undefined || poolParam === "" ? undefined : parseAddress(poolParam.trim(), "poolId");
+  const outcomes = await priceMints(
+    {
+      rpc: createUpstream(c.env),
+      db: c.env.DB,
+      cache: priceCache(c.env.PRICE_CACHE_TTL_MS),
+      waitUntil: (p) => c.executionCtx.waitUntil(p),
+      requestId: c.get("requestId"),
+    },
+    mints,
+    { venue, poolId },
+  );
+  const isList = raw!.includes(",");
+  if (!isList) {
+    const only = outcomes.get(mints[0] as Address)!;
+    if (!only.ok) throw only.error;
+    return c.json(only.record);
+  }
+  const items = mints.map((mint) => outcomes.get(mint)!);
+  // Nothing to show but an outage: say so with the outage's status rather than a 200 of failures.
+  const failures = items.filter((o): o is Extract<PriceOutcome, { ok: false }> => !o.ok);
+  if (failures.length === items.length && failures.every((f) => f.error.status >= 500)) throw failures[0]!.error;
+  return c.json(mints.map((mint, i) => listItem(mint, items[i]!)));
+}
+
+function listItem(mint: Address, outcome: PriceOutcome) {
+  if (outcome.ok) return { ...outcome.record, success: true };
+  return { ca: mint, success: false, error: { code: outcome.error.status, message: outcome.error.message } };
+}
+
+export const priceRoutes = new Hono<AppContext>().get("/price", (c) => answer(c, undefined));
+for (const [path, venue] of Object.entries(venueAliases)) priceRoutes.get(`/${path}`, (c) => answer(c, venue));

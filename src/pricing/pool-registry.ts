@@ -1,0 +1,72 @@
+import type { Address } from "@solana/kit";
+import { z } from "zod/mini";
+import type { PoolKind } from "../venues/types";
+
+/**
+ * Pools that cannot be derived from a mint (Raydium AMM v4, Meteora DBC, non-canonical PumpSwap pools, ...), kept in D1.
+ * Rows carry the related addresses a pricer must read (vaults, ...) so a registered pool prices in one upstream call.
+ */
+export interface RegisteredPool {
+  address: Address;
+  kind: PoolKind;
+  baseMint: Address;
+  quoteMint: Address;
+  related: Record<string, Address>;
+}
+
+const rowSchema = z.object({
+  address: z.string(),
+  kind: z.string(),
+  base_mint: z.string(),
+  quote_mint: z.string(),
+  related: z.string(),
+});
+
+const relatedSchema = z.record(z.string(), z.string());
+
+/** Registered pools trading any of `mints`, grouped by mint. One D1 query. */
+export async function registeredPoolsFor(db: D1Database, mints: readonly Address[]): Promise<Map<Address, RegisteredPool[]>> {
+  const byMint = new Map<Address, RegisteredPool[]>();
+  if (mints.length === 0) return byMint;
+  const marks = mints.map(() => "?").join(",");
+  const { results } = await db
+    .prepare(`SELECT address, kind, base_mint, quote_mint, related FROM pools WHERE base_mint IN (${marks}) OR quote_mint IN (${marks})`)
+    .bind(...mints, ...mints)
+    .all();
+  const wanted = new Set<string>(mints);
+  for (const raw of results) {
+    const row = rowSchema.safeParse(raw);
+    if (!row.success) continue;
+    let related: Record<string, Address> = {};
+    try {
+      related = relatedSchema.parse(JSON.parse(row.data.related)) as Record<string, Address>;
+    } catch {
+      // a row without usable related facts is still a candidate; the pricer reads them in a second step
+    }
+    const pool: RegisteredPool = {
+      address: row.data.address as Address,
+      kind: row.data.kind as PoolKind,
+      baseMint: row.data.base_mint as Address,
+      quoteMint: row.data.quote_mint as Address,
+      related,
+    };
+    for (const mint of [pool.baseMint, pool.quoteMint]) {
+      if (!wanted.has(mint)) continue;
+      const list = byMint.get(mint) ?? [];
+      list.push(pool);
+      byMint.set(mint, list);
+    }
+  }
+  return byMint;
+}
+
+/** Inserts or refreshes pools (idempotent; `last_slot` moves forward only). */
+export async function registerPools(db: D1Database, pools: readonly (RegisteredPool & { source: string; slot: number })[]): Promise<void> {
+  if (pools.length === 0) return;
+  const stmt = db.prepare(
+    `INSERT INTO pools (address, kind, base_mint, quote_mint, related, source, first_slot, last_slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(address) DO UPDATE SET last_slot = max(last_slot, excluded.last_slot),
+       related = CASE WHEN excluded.related != '{}' THEN excluded.related ELSE related END`,
+  );
+  await db.batch(pools.map((p) => stmt.bind(p.address, p.kind, p.baseMint, p.quoteMint, JSON.stringify(p.related), p.source, p.slot, p.slot)));
+}

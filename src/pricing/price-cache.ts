@@ -1,0 +1,84 @@
+import type { PriceRecord } from "./price-record";
+
+/**
+ * Two levels: an isolate map (microseconds, the warm path) in front of the Cache API (shared by the isolates of a
+ * colo). Entries live `ttlMs` as fresh and up to `maxStaleMs` as a fallback for upstream failures.
+ */
+export interface CachedPrice {
+  record: PriceRecord;
+  storedAt: number;
+}
+
+const l1 = new Map<string, CachedPrice>();
+const l1Max = 20_000;
+
+export function priceCacheKey(scope: string, mint: string, pool: string | undefined): string {
+  return `https://price-cache.internal/v1/${scope}/${mint}/${pool ?? "auto"}`;
+}
+
+export class PriceCache {
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxStaleMs: number,
+    private readonly cache: Cache | undefined = typeof caches === "undefined" ? undefined : caches.default,
+  ) {}
+
+  /** Fresh entry from the isolate map only: no I/O. */
+  freshLocal(key: string, now = Date.now()): PriceRecord | undefined {
+    const hit = l1.get(key);
+    return hit && now - hit.storedAt < this.ttlMs ? hit.record : undefined;
+  }
+
+  /** Fresh entry from the isolate map or the Cache API. */
+  async fresh(key: string, now = Date.now()): Promise<PriceRecord | undefined> {
+    const local = this.freshLocal(key, now);
+    if (local) return local;
+    const shared = await this.readShared(key);
+    if (shared && now - shared.storedAt < this.ttlMs) {
+      remember(key, shared);
+      return shared.record;
+    }
+    return undefined;
+  }
+
+  /** Any entry younger than `maxStaleMs`, for when the upstream fails. */
+  async stale(key: string, now = Date.now()): Promise<PriceRecord | undefined> {
+    const local = l1.get(key);
+    const entry = local && now - local.storedAt < this.maxStaleMs ? local : await this.readShared(key);
+    return entry && now - entry.storedAt < this.maxStaleMs ? { ...entry.record, stale: true } : undefined;
+  }
+
+  /** Stores in both levels; the Cache API write is handed to `waitUntil` so it never delays the answer. */
+  put(key: string, record: PriceRecord, waitUntil: (p: Promise<unknown>) => void, now = Date.now()): void {
+    const entry = { record, storedAt: now };
+    remember(key, entry);
+    if (!this.cache) return;
+    const body = JSON.stringify(entry);
+    const maxAge = Math.ceil(this.maxStaleMs / 1000);
+    waitUntil(
+      this.cache
+        .put(key, new Response(body, { headers: { "content-type": "application/json", "cache-control": `public, max-age=${maxAge}` } }))
+        .catch(() => undefined),
+    );
+  }
+
+  private async readShared(key: string): Promise<CachedPrice | undefined> {
+    if (!this.cache) return undefined;
+    try {
+      const res = await this.cache.match(key);
+      return res ? ((await res.json()) as CachedPrice) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function remember(key: string, entry: CachedPrice): void {
+  if (l1.size >= l1Max) l1.delete(l1.keys().next().value as string);
+  l1.set(key, entry);
+}
+
+/** Test hook: forget the isolate level (the Cache API is isolated per test file by the test pool). */
+export function clearLocalPriceCache(): void {
+  l1.clear();
+}

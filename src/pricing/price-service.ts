@@ -1,0 +1,350 @@
+import type { Address } from "@solana/kit";
+import { ApiError } from "../errors/api-error";
+import { limits } from "../limits";
+import { readAccounts, type RpcCaller } from "../solana/account-reader";
+import { PYTH_SOL_USD_PRICE_ACCOUNT, USDC_MINT, USDT_MINT, WELL_KNOWN_DECIMALS, WSOL_MINT } from "../solana/well-known";
+import { decodeMint, type Mint } from "../venues/spl-token";
+import { VenueDecodeError } from "../venues/errors";
+import { priceOfMint } from "../venues/pool-price";
+import type { PoolCandidate, PoolPrice } from "../venues/types";
+import { compare, div, fromPow10, mul, ratio, toDecimalString, type Ratio } from "./fixed-point";
+import { adapterByKind, poolAdapters, type AccountLookup, type PoolAdapter } from "./pool-adapters";
+import { registeredPoolsFor } from "./pool-registry";
+import { priceCacheKey, type PriceCache } from "./price-cache";
+import { venueOfDex, type PriceRecord, type VenueId } from "./price-record";
+import { solUsdFromOracle, type SolUsd } from "./sol-usd-source";
+import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error";
+
+export interface PriceDeps {
+  rpc: RpcCaller;
+  db: D1Database;
+  cache: PriceCache;
+  waitUntil: (p: Promise<unknown>) => void;
+  requestId?: string;
+  now?: () => number;
+}
+
+export interface PriceQuery {
+  venue?: VenueId;
+  poolId?: Address;
+}
+
+export type PriceOutcome = { ok: true; record: PriceRecord } | { ok: false; error: ApiError };
+
+interface Candidate {
+  pool: Address;
+  adapter: PoolAdapter | undefined; // undefined: a named poolId whose kind is learned from its bytes
+  alsoRead: Address[];
+}
+
+const significantDigits = 15;
+
+// Static facts, per isolate: derivations never change, related accounts of a pool never change.
+const derived = new Map<Address, Promise<Candidate[]>>();
+const relatedOfPool = new Map<Address, Address[]>();
+const registryMemo = new Map<Address, { until: number; pools: Candidate[] }>();
+const registryTtlMs = 30_000;
+
+/**
+ * Prices mints: cache first (isolate map, then Cache API), then ONE batched account read for every miss — mints, derived
+ * and registered pools, their derivable vaults and the SOL/USD oracle — and a second read only when a pool needs
+ * accounts that could not be known in advance. Answers per mint, in any order; callers map back to request order.
+ */
+export async function priceMints(deps: PriceDeps, mints: readonly Address[], query: PriceQuery = {}): Promise<Map<Address, PriceOutcome>> {
+  const now = deps.now ?? Date.now;
+  const scope = query.venue ?? "auto";
+  const out = new Map<Address, PriceOutcome>();
+  const unique = [...new Set(mints)];
+
+  const misses: Address[] = [];
+  for (const mint of unique) {
+    const hit = deps.cache.freshLocal(priceCacheKey(scope, mint, query.poolId), now());
+    if (hit) out.set(mint, { ok: true, record: hit });
+    else misses.push(mint);
+  }
+  if (misses.length === 0) return out;
+
+  const shared = await Promise.all(misses.map((m) => deps.cache.fresh(priceCacheKey(scope, m, query.poolId), now())));
+  const cold = misses.filter((mint, i) => {
+    const hit = shared[i];
+    if (hit) out.set(mint, { ok: true, record: hit });
+    return !hit;
+  });
+  if (cold.length === 0) return out;
+
+  try {
+    const fresh = await priceCold(deps, cold, query, now);
+    for (const [mint, outcome] of fresh) {
+      out.set(mint, outcome);
+      if (outcome.ok) deps.cache.put(priceCacheKey(scope, mint, query.poolId), outcome.record, deps.waitUntil, now());
+    }
+  } catch (err) {
+    if (!isUpstreamError(err)) throw err;
+    const error = upstreamApiError(err);
+    for (const mint of cold) {
+      const stale = await deps.cache.stale(priceCacheKey(scope, mint, query.poolId), now());
+      out.set(mint, stale ? { ok: true, record: stale } : { ok: false, error });
+    }
+  }
+  return out;
+}
+
+async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, now: () => number): Promise<Map<Address, PriceOutcome>> {
+  const adapters = poolAdapters.filter((a) => !query.venue || venueOfDex[a.dex] === query.venue);
+  const candidatesByMint = new Map<Address, Candidate[]>();
+  if (query.poolId) {
+    const pool = query.poolId;
+    for (const mint of mints) candidatesByMint.set(mint, [{ pool, adapter: undefined, alsoRead: relatedOfPool.get(pool) ?? [] }]);
+  } else {
+    const registered = await registryCandidates(deps.db, mints, now());
+    await Promise.all(
+      mints.map(async (mint) => {
+        const list = [...(await derivedCandidates(mint)), ...(registered.get(mint) ?? [])].filter((c) => c.adapter && adapters.includes(c.adapter));
+        candidatesByMint.set(mint, list);
+      }),
+    );
+  }
+
+  const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT]);
+  const solUsd = solUsdFromOracle(read.lookup(PYTH_SOL_USD_PRICE_ACCOUNT), now()) ?? (await solUsdFromPools(deps, now()));
+  if (!solUsd) throw new ApiError("UPSTREAM_UNAVAILABLE", "SOL/USD price is unavailable: oracle stale and no SOL/USDC pool");
+  const { evaluations, slot } = read;
+
+  const out = new Map<Address, PriceOutcome>();
+  const venuesTried = [...new Set(adapters.map((a) => a.dex))].join(", ");
+  for (const e of evaluations) {
+    if (e.mintError) {
+      out.set(e.mint, { ok: false, error: e.mintError });
+      continue;
+    }
+    const best = pickBest(e.priced, solUsd.price, e.mintInfo!.decimals);
+    if (!best) {
+      out.set(e.mint, { ok: false, error: new ApiError("NOT_FOUND", `No price for ${e.mint} on ${query.poolId ? `pool ${query.poolId}` : `venues: ${venuesTried}`}`) });
+      continue;
+    }
+    out.set(e.mint, { ok: true, record: toRecord(e.mint, e.mintInfo!, best, e.graduated, slot, now()) });
+  }
+  return out;
+}
+
+/**
+ * One batched read of every mint, candidate pool and known related account (plus `extra`), then evaluation; a second
+ * read only for what evaluation says it still needs (a non-standard quote mint, vaults of a never-seen pool).
+ */
+async function readAndEvaluate(deps: PriceDeps, mints: Address[], candidatesByMint: Map<Address, Candidate[]>, adapters: readonly PoolAdapter[], extra: Address[]) {
+  const addresses: Address[] = [...extra];
+  for (const [mint, list] of candidatesByMint) {
+    addresses.push(mint);
+    for (const c of list) addresses.push(c.pool, ...c.alsoRead, ...(relatedOfPool.get(c.pool) ?? []));
+  }
+  const snapshot = await readAccounts(deps.rpc, addresses, deps.requestId);
+  const accounts = new Map(snapshot.accounts);
+  const lookup: AccountLookup = (a) => accounts.get(a);
+  let slot = snapshot.slot;
+  let evaluations = evaluateAll(mints, candidatesByMint, lookup, adapters);
+  const needed = [...new Set(evaluations.flatMap((e) => e.needs))];
+  if (needed.length > 0) {
+    const second = await readAccounts(deps.rpc, needed, deps.requestId);
+    for (const [a, acc] of second.accounts) accounts.set(a, acc);
+    slot = Math.min(slot, second.slot);
+    evaluations = evaluateAll(mints, candidatesByMint, lookup, adapters);
+  }
+  return { evaluations, lookup, slot };
+}
+
+let poolSolUsd: { value: SolUsd; until: number } | undefined;
+
+/** SOL/USD from the deepest SOL/USDC (or USDT) pool, when the oracle is stale. Remembered for the price TTL. */
+async function solUsdFromPools(deps: PriceDeps, now: number): Promise<SolUsd | undefined> {
+  if (poolSolUsd && poolSolUsd.until > now) return poolSolUsd.value;
+  const registered = await registryCandidates(deps.db, [WSOL_MINT], now);
+  const candidates = [...(await derivedCandidates(WSOL_MINT)), ...(registered.get(WSOL_MINT) ?? [])];
+  const { evaluations } = await readAndEvaluate(deps, [WSOL_MINT], new Map([[WSOL_MINT, candidates]]), poolAdapters, []);
+  const usdQuoted = (evaluations[0]?.priced ?? []).filter((p) => quoteUsd(p.price.quoteMint, ratio(1n)) && p.price.quoteMint !== WSOL_MINT);
+  // The SOL price passed in only orders pools by their USD depth, which for USD-quoted pools does not depend on it.
+  const best = pickBest(usdQuoted, ratio(1n), 9);
+  if (!best) return undefined;
+  const value: SolUsd = { price: best.priceUsd, source: "pool" };
+  poolSolUsd = { value, until: now + 1000 };
+  return value;
+}
+
+interface Priced {
+  adapter: PoolAdapter;
+  pool: Address;
+  price: PoolPrice; // oriented: base = the requested mint
+}
+
+interface MintEvaluation {
+  mint: Address;
+  mintInfo?: Mint;
+  mintError?: ApiError;
+  priced: Priced[];
+  needs: Address[];
+  graduated?: boolean;
+}
+
+function evaluateAll(mints: Address[], candidatesByMint: Map<Address, Candidate[]>, lookup: AccountLookup, adapters: readonly PoolAdapter[]): MintEvaluation[] {
+  return mints.map((mint) => evaluateMint(mint, candidatesByMint.get(mint) ?? [], lookup, adapters));
+}
+
+function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLookup, adapters: readonly PoolAdapter[]): MintEvaluation {
+  const result: MintEvaluation = { mint, priced: [], needs: [] };
+  const mintAccount = lookup(mint);
+  if (!mintAccount) {
+    result.mintError = new ApiError("NOT_FOUND", `Unknown mint ${mint}: no such account`);
+    return result;
+  }
+  try {
+    result.mintInfo = decodeMint(mintAccount);
+  } catch {
+    result.mintError = new ApiError("NOT_FOUND", `${mint} is not a token mint`);
+    return result;
+  }
+  const decimalsOf = (m: Address): number => {
+    if (m === mint) return result.mintInfo!.decimals;
+    const known = WELL_KNOWN_DECIMALS.get(m);
+    if (known !== undefined) return known;
+    const acc = lookup(m);
+    if (acc === undefined) throw new NeedAccount(m);
+    if (acc === null) throw new VenueDecodeError("Mint", "value", `quote mint ${m} missing`);
+    return decodeMint(acc).decimals;
+  };
+
+  for (const c of candidates) {
+    const account = lookup(c.pool);
+    if (!account) continue;
+    for (const adapter of c.adapter ? [c.adapter] : adapters) {
+      try {
+        const evaluation = adapter.evaluate(account, mint, lookup, decimalsOf);
+        relatedOfPool.set(c.pool, Object.values(evaluation.related));
+        if (evaluation.kind === "needs") {
+          result.needs.push(...evaluation.addresses);
+        } else {
+          const oriented = priceOfMint(evaluation.price, mint);
+          if (oriented.kind === "pump-bonding-curve" && oriented.extra.complete !== undefined) result.graduated = oriented.extra.complete;
+          result.priced.push({ adapter, pool: c.pool, price: oriented });
+        }
+        break;
+      } catch (err) {
+        if (err instanceof NeedAccount) {
+          result.needs.push(err.address);
+          break;
+        }
+        if (!(err instanceof VenueDecodeError)) throw err;
+        // not this kind (or an unpriceable pool): try the next adapter / candidate
+      }
+    }
+  }
+  return result;
+}
+
+class NeedAccount extends Error {
+  constructor(readonly address: Address) {
+    super(`need ${address}`);
+  }
+}
+
+/** USD per quote unit for the quotes we can price directly. */
+function quoteUsd(quote: Address, solUsd: Ratio): Ratio | undefined {
+  if (quote === WSOL_MINT) return solUsd;
+  if (quote === USDC_MINT || quote === USDT_MINT) return ratio(1n);
+  return undefined;
+}
+
+const isCurve = (p: PoolPrice) => p.kind === "pump-bonding-curve" || p.kind === "meteora-dbc";
+
+interface Choice extends Priced {
+  priceUsd: Ratio;
+  priceSol: Ratio;
+  liquidityUsd: Ratio;
+}
+
+/**
+ * Deepest USD liquidity wins. Curves never once complete; AMM pools only above a minimum depth (dust pools are trivially
+ * moved); a live bonding curve always qualifies because its price is set by the curve, not by depth.
+ */
+function pickBest(priced: Priced[], solUsd: Ratio, baseDecimals: number): Choice | undefined {
+  let best: Choice | undefined;
+  const minimum = ratio(BigInt(limits.minPoolLiquidityUsd));
+  for (const p of priced) {
+    if (!p.price.tradable) continue;
+    const qUsd = quoteUsd(p.price.quoteMint, solUsd);
+    if (!qUsd) continue;
+    const priceUsd = mul(p.price.priceQuotePerBase, qUsd);
+    const priceSol = div(priceUsd, solUsd);
+    const liquidityUsd = liquidityInUsd(p, qUsd, priceUsd, baseDecimals);
+    if (!isCurve(p.price) && compare(liquidityUsd, minimum) < 0) continue;
+    if (!best || compare(liquidityUsd, best.liquidityUsd) > 0) best = { ...p, priceUsd, priceSol, liquidityUsd };
+  }
+  return best;
+}
+
+/** Both sides at spot for pools; only the real quote reserve for curves (what selling can actually take out). */
+function liquidityInUsd(p: Priced, qUsd: Ratio, priceUsd: Ratio, baseDecimals: number): Ratio {
+  const quoteDecimals = WELL_KNOWN_DECIMALS.get(p.price.quoteMint) ?? 9;
+  const quoteSide = mul(mul(ratio(p.price.quoteLiquidity), fromPow10(-quoteDecimals)), qUsd);
+  if (isCurve(p.price)) return quoteSide;
+  const baseSide = mul(mul(ratio(p.price.baseReserve), fromPow10(-baseDecimals)), priceUsd);
+  return { num: quoteSide.num * baseSide.den + baseSide.num * quoteSide.den, den: quoteSide.den * baseSide.den };
+}
+
+function toRecord(mint: Address, info: Mint, best: Choice, graduated: boolean | undefined, slot: number, now: number): PriceRecord {
+  const supply = mul(ratio(info.supply), fromPow10(-info.decimals));
+  const record: PriceRecord = {
+    ca: mint,
+    dex: best.adapter.dex,
+    priceInSol: toDecimalString(best.priceSol, significantDigits),
+    priceInUsd: toDecimalString(best.priceUsd, significantDigits),
+    marketCap: toDecimalString(mul(supply, best.priceUsd), significantDigits),
+    pool: best.pool,
+    poolType: best.price.kind,
+    liquidityUsd: toDecimalString(best.liquidityUsd, significantDigits),
+    slot,
+    updatedAt: now,
+  };
+  if (best.price.extra.curveProgress) record.curveProgress = toDecimalString(mul(best.price.extra.curveProgress, ratio(100n)), 8);
+  if (graduated !== undefined) record.graduated = graduated;
+  return record;
+}
+
+async function derivedCandidates(mint: Address): Promise<Candidate[]> {
+  let pending = derived.get(mint);
+  if (!pending) {
+    pending = (async () => {
+      const lists = await Promise.all(
+        poolAdapters.map(async (adapter) => {
+          const found: PoolCandidate[] = await adapter.candidates(mint);
+          return Promise.all(found.map(async (c) => ({ pool: c.pool, adapter, alsoRead: await adapter.speculate(c, mint) })));
+        }),
+      );
+      return lists.flat();
+    })();
+    if (derived.size > 50_000) derived.clear();
+    derived.set(mint, pending);
+    pending.catch(() => derived.delete(mint));
+  }
+  return pending;
+}
+
+async function registryCandidates(db: D1Database, mints: Address[], now: number): Promise<Map<Address, Candidate[]>> {
+  const out = new Map<Address, Candidate[]>();
+  const unknown = mints.filter((m) => {
+    const memo = registryMemo.get(m);
+    if (memo && memo.until > now) out.set(m, memo.pools);
+    return !(memo && memo.until > now);
+  });
+  if (unknown.length === 0) return out;
+  const rows = await registeredPoolsFor(db, unknown);
+  for (const mint of unknown) {
+    const pools: Candidate[] = (rows.get(mint) ?? []).map((p) => ({ pool: p.address, adapter: adapterByKind.get(p.kind), alsoRead: Object.values(p.related) }));
+    registryMemo.set(mint, { until: now + registryTtlMs, pools });
+    out.set(mint, pools);
+  }
+  return out;
+}
+
+/** Lets the cron / tests drop what this isolate learned about registry pools. */
+export function forgetRegistryMemo(): void {
+  registryMemo.clear();
+}
