@@ -1,0 +1,168 @@
+/**
+ * Meteora DLMM (program LBUZKhRx…): liquidity in discrete bins; spot price = (1 + bin_step/10⁴)^active_id
+ * Y per X. X/Y are not sorted (the pump token is often X); pair PDAs sort the mints by bytes.
+ */
+import { address, getAddressDecoder, getBase16Encoder, getI32Decoder, getU16Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
+import type { Ratio } from "../pricing/fixed-point";
+import { METEORA_DLMM_PROGRAM_ADDRESS } from "../solana/well-known";
+import { assertAccountShape } from "./account";
+import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { VenueDecodeError } from "./errors";
+import { getFieldsDecoder } from "./layout";
+import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u16Le } from "./pda";
+import { netOfFees, toHumanPrice } from "./pool-price";
+import { decodeVault } from "./spl-token";
+import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+
+export { METEORA_DLMM_PROGRAM_ADDRESS };
+
+export const METEORA_DLMM_PAIR_DISCRIMINATOR = getBase16Encoder().encode("210b3162b565b10d");
+export const METEORA_DLMM_PAIR_SIZE = 904;
+/** Base key of customizable permissionless pairs (launch pools), a seed instead of a preset. */
+const ILM_BASE_KEY = address("MFGQxwAmB91SwuYX36okv2Qmdc9aMuHTwWGUrp4AtB1");
+
+/** A legacy preset: pairs created from it are PDA([min, max, bin_step u16 LE, base_factor u16 LE]). */
+export interface DlmmPreset {
+  readonly binStep: number;
+  readonly baseFactor: number;
+}
+
+/**
+ * Presets whose pairs are verified on mainnet fixtures. The complete lists live on chain (PresetParameter
+ * disc f23ef422b5703aaa, PresetParameter2 disc abec9473a271deae): callers that enumerated them pass their own.
+ */
+export const METEORA_DLMM_KNOWN_PRESETS: readonly DlmmPreset[] = [{ binStep: 250, baseFactor: 4000 }];
+/** PresetParameter2 indices seen on mainnet pairs (B5Eia4cE → 0, ESuD7dd6 → 21, 8ztFxjFP → 71). */
+export const METEORA_DLMM_KNOWN_PRESET2_INDICES: readonly number[] = [0, 21, 71];
+
+export interface MeteoraDlmmPair {
+  readonly baseFactor: number;
+  /** 0 Permissionless, 1 Permission, 2 CustomizablePermissionless, 3 PermissionlessV2 (preset-derived) */
+  readonly pairType: number;
+  readonly activeId: number;
+  readonly binStep: number;
+  /** 0 enabled */
+  readonly status: number;
+  readonly tokenXMint: Address;
+  readonly tokenYMint: Address;
+  readonly reserveX: Address;
+  readonly reserveY: Address;
+  readonly protocolFeeX: bigint;
+  readonly protocolFeeY: bigint;
+  /** for pair type 3, the PresetParameter2 the pair was derived from */
+  readonly baseKey: Address;
+}
+
+const pairDecoder = getFieldsDecoder({
+  baseFactor: [8, getU16Decoder()],
+  pairType: [75, getU8Decoder()],
+  activeId: [76, getI32Decoder()],
+  binStep: [80, getU16Decoder()],
+  status: [82, getU8Decoder()],
+  tokenXMint: [88, getAddressDecoder()],
+  tokenYMint: [120, getAddressDecoder()],
+  reserveX: [152, getAddressDecoder()],
+  reserveY: [184, getAddressDecoder()],
+  protocolFeeX: [216, getU64Decoder()],
+  protocolFeeY: [224, getU64Decoder()],
+  baseKey: [784, getAddressDecoder()],
+});
+
+/** Decodes an LbPair. */
+export function decodeMeteoraDlmmPair(account: AccountBytes): MeteoraDlmmPair {
+  assertAccountShape(account, {
+    layout: "MeteoraDlmmPair",
+    owners: [METEORA_DLMM_PROGRAM_ADDRESS],
+    size: METEORA_DLMM_PAIR_SIZE,
+    discriminator: METEORA_DLMM_PAIR_DISCRIMINATOR,
+  });
+  return pairDecoder.decode(account.data);
+}
+
+/** Pair of a legacy preset: PDA([min, max, bin_step u16 LE, base_factor u16 LE]). */
+export function findMeteoraDlmmPairAddress(mintA: Address, mintB: Address, preset: DlmmPreset): Promise<Address> {
+  const [low, high] = sortedMintBytes(mintA, mintB);
+  return findPda(METEORA_DLMM_PROGRAM_ADDRESS, [low, high, u16Le(preset.binStep), u16Le(preset.baseFactor)]);
+}
+
+/** PresetParameter2 PDA: ["preset_parameter2", index u16 LE] (memoised). */
+export const findMeteoraDlmmPreset2Address = memoizeByIndex((index) =>
+  findPda(METEORA_DLMM_PROGRAM_ADDRESS, ["preset_parameter2", u16Le(index)]),
+);
+
+/** Pair of a PresetParameter2 (or, with the ILM base key, a customizable pair): PDA([key, min, max]). */
+export function findMeteoraDlmmKeyedPairAddress(key: Address, mintA: Address, mintB: Address): Promise<Address> {
+  const [low, high] = sortedMintBytes(mintA, mintB);
+  return findPda(METEORA_DLMM_PROGRAM_ADDRESS, [addressBytes(key), low, high]);
+}
+
+/**
+ * Pairs of `mint` against each quote mint: customizable, legacy presets, PresetParameter2 indices.
+ * Permission pairs use an arbitrary base key and cannot be derived.
+ */
+export function listMeteoraDlmmPairCandidates(
+  mint: Address,
+  quoteMints: readonly Address[] = DEFAULT_QUOTE_MINTS,
+  presets: readonly DlmmPreset[] = METEORA_DLMM_KNOWN_PRESETS,
+  preset2Indices: readonly number[] = METEORA_DLMM_KNOWN_PRESET2_INDICES,
+): Promise<PoolCandidate[]> {
+  return pairCandidates("meteora-dlmm", mint, quoteMints, [
+    (quoteMint) => findMeteoraDlmmKeyedPairAddress(ILM_BASE_KEY, mint, quoteMint),
+    ...presets.map((preset) => (quoteMint: Address) => findMeteoraDlmmPairAddress(mint, quoteMint, preset)),
+    ...preset2Indices.map(
+      (index) => async (quoteMint: Address) =>
+        findMeteoraDlmmKeyedPairAddress(await findMeteoraDlmmPreset2Address(index), mint, quoteMint),
+    ),
+  ]);
+}
+
+const SCALE_BITS = 128n;
+const ONE = 1n << SCALE_BITS;
+
+/**
+ * (1 + binStep/10⁴)^activeId as a ratio, by square-and-multiply in fixed point with a 2^128 scale
+ * (each product truncated to 128 fractional bits). |active_id| ≤ 443,636 makes ≤ 38 truncations and
+ * amplifies the base's rounding by at most that exponent: relative error < 1e-32. An exact power would
+ * carry thousands of digits (10080^1054 for ESuD7dd6) into every later multiplication.
+ */
+export function dlmmBinPrice(binStep: number, activeId: number): Ratio {
+  let base = ((10_000n + BigInt(binStep)) << SCALE_BITS) / 10_000n;
+  let result = ONE;
+  for (let exponent = Math.abs(activeId); exponent > 0; exponent >>= 1) {
+    if (exponent & 1) result = (result * base) >> SCALE_BITS;
+    base = (base * base) >> SCALE_BITS;
+  }
+  return activeId >= 0 ? { num: result, den: ONE } : { num: ONE, den: result };
+}
+
+type Related = "reserveX" | "reserveY";
+
+/** The two reserve token accounts (for depth; the price itself needs only the pair). */
+export function requiredAccountsForMeteoraDlmmPair(pair: MeteoraDlmmPair): RelatedAddresses<Related> {
+  return { reserveX: pair.reserveX, reserveY: pair.reserveY };
+}
+
+/** Price Y per X at the active bin; depth = reserve balances − unclaimed protocol fees. */
+export function priceFromMeteoraDlmmPair(
+  pair: MeteoraDlmmPair,
+  related: RelatedAccounts<Related>,
+  decimalsOf: DecimalsOf,
+): PoolPrice {
+  if (pair.binStep === 0) throw new VenueDecodeError("MeteoraDlmmPair", "value", "zero bin step");
+  const reserveX = decodeVault("MeteoraDlmmPair", related.reserveX, pair.tokenXMint).amount;
+  const reserveY = decodeVault("MeteoraDlmmPair", related.reserveY, pair.tokenYMint).amount;
+  return {
+    kind: "meteora-dlmm",
+    baseMint: pair.tokenXMint,
+    quoteMint: pair.tokenYMint,
+    priceQuotePerBase: toHumanPrice(
+      dlmmBinPrice(pair.binStep, pair.activeId),
+      decimalsOf(pair.tokenXMint),
+      decimalsOf(pair.tokenYMint),
+    ),
+    quoteLiquidity: netOfFees(reserveY, pair.protocolFeeY),
+    baseReserve: netOfFees(reserveX, pair.protocolFeeX),
+    tradable: pair.status === 0,
+    extra: {},
+  };
+}
