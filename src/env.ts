@@ -6,6 +6,8 @@ export interface Env {
   DB: D1Database;
   STREAMS: DurableObjectNamespace<StreamRoom>;
   UPSTREAM_RPC_URL: string;
+  /** Optional per-attempt upstream timeout (ms); default `limits.upstreamAttemptTimeoutMs`. */
+  UPSTREAM_ATTEMPT_TIMEOUT_MS?: string;
   UPSTREAM_WS_URL: string;
   PRICE_CACHE_TTL_MS?: string;
   IPFS_GATEWAY?: string;

@@ -1,0 +1,95 @@
+/**
+ * JSON-RPC error objects of `POST /rpc`.
+ *
+ * Three sources, never mixed up:
+ * - the JSON-RPC 2.0 standard codes, with the messages jsonrpc-core (Agave's HTTP RPC server) uses;
+ * - Agave's own invalid-param messages (code -32602, texts in `method-limits.ts` / `param-schemas.ts`);
+ * - our band, -32050..-32059, for what only a proxy can go wrong on: the upstream node and our own caps.
+ *
+ * Errors the upstream node returns (-32001..-32019, -32602 from the node, ...) are passed through unchanged
+ * and never built here.
+ */
+
+/** One JSON-RPC error object, as it travels in a response. */
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** JSON-RPC 2.0 standard codes (jsonrpc-core's messages). */
+export const jsonRpcCodes = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+} as const;
+
+/**
+ * Our band. Append-only: a code, once published, keeps its meaning and is never reused or reordered.
+ *
+ * | code   | name                   | HTTP | when                                                                            |
+ * |--------|------------------------|------|---------------------------------------------------------------------------------|
+ * | -32050 | UPSTREAM_TIMEOUT       | 200  | every attempt timed out (per-attempt timeout `upstreamAttemptTimeoutMs`)        |
+ * | -32051 | UPSTREAM_UNAVAILABLE   | 200  | connection refused, 5xx/unexpected HTTP status, or every circuit is open        |
+ * | -32052 | UPSTREAM_RATE_LIMITED  | 200  | upstream answered 429 and no other upstream could; `data.retryAfterSeconds`     |
+ * | -32053 | UPSTREAM_BAD_RESPONSE  | 200  | upstream answer is not JSON, truncated, HTML, not JSON-RPC, or has the wrong id |
+ * | -32054 | REQUEST_TOO_LARGE      | 413  | request body over `maxRpcBodyBytes` (50 KiB, Agave's own cap)                   |
+ * | -32055 | BATCH_TOO_LARGE        | 200  | batch of more than `maxRpcBatch` (100) requests                                 |
+ * | -32056 | UNAUTHORIZED           | 401  | missing, malformed, unknown or revoked API key                                  |
+ * | -32057 | HTTP_METHOD_NOT_ALLOWED| 405  | anything but POST on /rpc                                                       |
+ * | -32058 | UNSUPPORTED_MEDIA_TYPE | 415  | Content-Type other than application/json                                        |
+ */
+export const proxyCodes = {
+  UPSTREAM_TIMEOUT: -32050,
+  UPSTREAM_UNAVAILABLE: -32051,
+  UPSTREAM_RATE_LIMITED: -32052,
+  UPSTREAM_BAD_RESPONSE: -32053,
+  REQUEST_TOO_LARGE: -32054,
+  BATCH_TOO_LARGE: -32055,
+  UNAUTHORIZED: -32056,
+  HTTP_METHOD_NOT_ALLOWED: -32057,
+  UNSUPPORTED_MEDIA_TYPE: -32058,
+} as const;
+
+/** The standard errors with jsonrpc-core's exact texts. */
+export const standardErrors = {
+  parse: { code: jsonRpcCodes.PARSE_ERROR, message: "Parse error" },
+  invalidRequest: { code: jsonRpcCodes.INVALID_REQUEST, message: "Invalid request" },
+  invalidVersion: { code: jsonRpcCodes.INVALID_REQUEST, message: "Unsupported JSON-RPC protocol version" },
+  methodNotFound: { code: jsonRpcCodes.METHOD_NOT_FOUND, message: "Method not found" },
+} as const satisfies Record<string, RpcErrorObject>;
+
+/** Builds a -32602 error with the given (Agave or serde-style) message. */
+export function invalidParams(message: string, data?: unknown): RpcErrorObject {
+  return data === undefined ? { code: jsonRpcCodes.INVALID_PARAMS, message } : { code: jsonRpcCodes.INVALID_PARAMS, message, data };
+}
+
+/** Errors of our band, with fixed texts (the only variable part is `data`). */
+export const proxyErrors = {
+  upstreamTimeout: { code: proxyCodes.UPSTREAM_TIMEOUT, message: "Upstream node did not answer in time" },
+  upstreamUnavailable: { code: proxyCodes.UPSTREAM_UNAVAILABLE, message: "Upstream node unavailable" },
+  upstreamBadResponse: { code: proxyCodes.UPSTREAM_BAD_RESPONSE, message: "Upstream node returned a malformed response" },
+  unauthorized: { code: proxyCodes.UNAUTHORIZED, message: "Missing or invalid API key" },
+  httpMethodNotAllowed: { code: proxyCodes.HTTP_METHOD_NOT_ALLOWED, message: "HTTP method not allowed; use POST" },
+  unsupportedMediaType: { code: proxyCodes.UNSUPPORTED_MEDIA_TYPE, message: "Content-Type must be application/json" },
+} as const satisfies Record<string, RpcErrorObject>;
+
+/** -32052, telling the caller when the upstream said it would accept requests again. */
+export function upstreamRateLimited(retryAfterSeconds: number | undefined): RpcErrorObject {
+  const message = "Upstream node is rate limiting requests";
+  return retryAfterSeconds === undefined
+    ? { code: proxyCodes.UPSTREAM_RATE_LIMITED, message }
+    : { code: proxyCodes.UPSTREAM_RATE_LIMITED, message, data: { retryAfterSeconds } };
+}
+
+/** -32054 with the cap in the message, so the caller knows what to split. */
+export function requestTooLarge(maxBytes: number): RpcErrorObject {
+  return { code: proxyCodes.REQUEST_TOO_LARGE, message: `Request body too large; max ${maxBytes} bytes` };
+}
+
+/** -32055 with the cap in the message. */
+export function batchTooLarge(maxItems: number): RpcErrorObject {
+  return { code: proxyCodes.BATCH_TOO_LARGE, message: `Batch too large; max ${maxItems} requests` };
+}
