@@ -1,5 +1,7 @@
 import { buildApp } from "./app";
 import type { Env } from "./env";
+import { createUpstream } from "./solana/upstream";
+import { ingestRecentBlocks } from "./trades/pool-registry-ingest";
 
 export { StreamRoom } from "./streams/stream-room";
 
@@ -7,5 +9,13 @@ const app = buildApp();
 
 export default {
   fetch: app.fetch,
-  async scheduled(_controller: ScheduledController, _env: Env, _ctx: ExecutionContext): Promise<void> {},
+  /** Cron: learn the pools that trade now (the registry behind non-derivable pool kinds). */
+  async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+    ctx.waitUntil(
+      ingestRecentBlocks(env.DB, createUpstream(env)).then(
+        (report) => console.log(JSON.stringify({ level: "info", cron: "pools", ...report })),
+        (err: unknown) => console.error(JSON.stringify({ level: "error", cron: "pools", error: err instanceof Error ? err.message : String(err) })),
+      ),
+    );
+  },
 } satisfies ExportedHandler<Env>;

@@ -48,6 +48,10 @@ export const limits = {
   metadataTimeoutMs: 3000,
   metadataMaxBytes: 64 * 1024,
   metadataMaxRedirects: 3,
+  /** Cron: blocks read per run, in parallel pages of this many; past this lag it jumps to the tip. */
+  cronMaxBlocks: 40,
+  cronBlockConcurrency: 8,
+  cronMaxLagSlots: 2000,
   /** API keys validated in this isolate are trusted this long before KV is read again (ms); bounds revocation delay. */
   authCacheMs: 5000,
 } as const;
