@@ -77,3 +77,20 @@ export function syntheticMint(decimals: number, supply = 0n): AccountBytes {
   data[45] = 1;
   return { owner: address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"), data };
 }
+
+/**
+ * A field of the decoded JSON a source published next to the bytes (`expected_decoded_from_source`),
+ * with Solscan-style `{type, data}` wrappers removed: `sourceField(f, "parameters", "base_factor")`.
+ */
+export function sourceField(fixture: Fixture, ...path: string[]): unknown {
+  let node: unknown = fixture.json.expected_decoded_from_source;
+  for (const key of path) {
+    node = unwrap(node);
+    node = (node as Record<string, unknown>)[key];
+  }
+  return unwrap(node);
+}
+
+function unwrap(node: unknown): unknown {
+  return typeof node === "object" && node !== null && "type" in node && "data" in node ? (node as { data: unknown }).data : node;
+}

@@ -12,7 +12,7 @@ import {
   requiredAccountsForMeteoraDlmmPair,
 } from "../../../src/venues/meteora-dlmm";
 import { decodeMint } from "../../../src/venues/spl-token";
-import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
 
 const esud = loadAccountFixture("meteora-dlmm/lb_pair_ESuD7dd6.json");
 const ESUD = address("ESuD7dd6zKM4JwNBTPiSbodt5pFQT4U2nLG72NAxccXL");
@@ -46,7 +46,13 @@ describe("Meteora DLMM decoding", () => {
   });
 
   it("decodes 8ztFxjFP as its source's expected JSON states", () => {
-    expect(decodeMeteoraDlmmPair(eight)).toMatchObject({ baseFactor: 10000, pairType: 3, activeId: 200, binStep: 20, status: 0 });
+    const pair = decodeMeteoraDlmmPair(eight);
+    expect(pair.baseFactor).toBe(Number(sourceField(eight, "parameters", "base_factor")));
+    expect(pair.activeId).toBe(Number(sourceField(eight, "active_id")));
+    expect(pair.binStep).toBe(Number(sourceField(eight, "bin_step")));
+    expect(pair.pairType).toBe(sourceField(eight, "pair_type"));
+    expect(pair.status).toBe(sourceField(eight, "status"));
+    expect(pair).toMatchObject({ baseFactor: 10000, pairType: 3, activeId: 200, binStep: 20, status: 0 });
   });
 
   it("decodes the EtAdVRLF, B5Eia4cE and FJbEo74c pairs with the mints and reserves their tests name", () => {

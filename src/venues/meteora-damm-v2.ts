@@ -1,0 +1,150 @@
+/**
+ * Meteora DAMM v2 (cp_amm, program cpamdpZC…): concentrated constant-product between sqrt_min and
+ * sqrt_max, or compounding x·y=k (collect_fee_mode 2). Reserves follow from the pool account alone.
+ */
+import { address, getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
+import { METEORA_DAMM_V2_PROGRAM_ADDRESS } from "../solana/well-known";
+import { assertAccountShape } from "./account";
+import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { getFieldsDecoder } from "./layout";
+import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
+import { sqrtPriceX64Price } from "./pool-price";
+import type { DecimalsOf, AccountBytes, PoolCandidate, PoolPrice } from "./types";
+
+export { METEORA_DAMM_V2_PROGRAM_ADDRESS };
+
+export const METEORA_DAMM_V2_POOL_DISCRIMINATOR = getBase16Encoder().encode("f19a6d0411b16dbc");
+export const METEORA_DAMM_V2_POOL_SIZE = 1112;
+/** Configs DBC pools migrate to (FixedBps 25, 30, 100, 200, 400, 600, Customizable), from the DBC SDK. */
+export const METEORA_DAMM_V2_DBC_MIGRATION_CONFIGS: readonly Address[] = [
+  address("7F6dnUcRuyM2TwR8myT1dYypFXpPSxqwKNSFNkxyNESd"),
+  address("2nHK1kju6XjphBLbNxpM5XRGFj7p9U8vvNzyZiha1z6k"),
+  address("Hv8Lmzmnju6m7kcokVKvwqz7QPmdX9XfKjJsXz8RXcjp"),
+  address("2c4cYd4reUYVRAB9kUUkrq55VPyy2FNQ3FDL4o12JXmq"),
+  address("AkmQWebAwFvWk55wBoCr5D62C6VVDTzi84NJuD9H7cFD"),
+  address("DbCRBj8McvPYHJG1ukj8RE15h2dCNUdTAESG49XpQ44u"),
+  address("A8gMrEPJkacWkcb3DGwtJwTe16HktSEfvwtuDh2MCtck"),
+];
+/** Config indices with a pool or Config account on the fixtures (E8zRkDw3 → 52, TBuzuEMM → 38). */
+export const METEORA_DAMM_V2_KNOWN_CONFIG_INDICES: readonly number[] = [38, 52];
+const COMPOUNDING = 2;
+const Q128 = 1n << 128n;
+
+export interface MeteoraDammV2Pool {
+  readonly tokenAMint: Address;
+  readonly tokenBMint: Address;
+  readonly tokenAVault: Address;
+  readonly tokenBVault: Address;
+  readonly liquidity: bigint;
+  readonly sqrtMinPrice: bigint;
+  readonly sqrtMaxPrice: bigint;
+  readonly sqrtPrice: bigint;
+  /** 0 enabled */
+  readonly poolStatus: number;
+  /** 0 fees in both tokens, 1 only in B, 2 compounding (reserves tracked in token_a/b_amount) */
+  readonly collectFeeMode: number;
+  readonly tokenAAmount: bigint;
+  readonly tokenBAmount: bigint;
+}
+
+const poolDecoder = getFieldsDecoder({
+  tokenAMint: [168, getAddressDecoder()],
+  tokenBMint: [200, getAddressDecoder()],
+  tokenAVault: [232, getAddressDecoder()],
+  tokenBVault: [264, getAddressDecoder()],
+  liquidity: [360, getU128Decoder()],
+  sqrtMinPrice: [424, getU128Decoder()],
+  sqrtMaxPrice: [440, getU128Decoder()],
+  sqrtPrice: [456, getU128Decoder()],
+  poolStatus: [481, getU8Decoder()],
+  collectFeeMode: [484, getU8Decoder()],
+  tokenAAmount: [680, getU64Decoder()],
+  tokenBAmount: [688, getU64Decoder()],
+});
+
+/** Decodes a cp_amm Pool (the "Pool" discriminator is shared with PumpSwap and DAMM v1). */
+export function decodeMeteoraDammV2Pool(account: AccountBytes): MeteoraDammV2Pool {
+  assertAccountShape(account, {
+    layout: "MeteoraDammV2Pool",
+    owners: [METEORA_DAMM_V2_PROGRAM_ADDRESS],
+    size: METEORA_DAMM_V2_POOL_SIZE,
+    discriminator: METEORA_DAMM_V2_POOL_DISCRIMINATOR,
+  });
+  return poolDecoder.decode(account.data);
+}
+
+/** Config PDA of an index: ["config", index u64 LE] (memoised). */
+export const findMeteoraDammV2ConfigAddress = memoizeByIndex((index) =>
+  findPda(METEORA_DAMM_V2_PROGRAM_ADDRESS, ["config", u64Le(index)]),
+);
+
+/** Pool of a config: ["pool", config, max(a, b), min(a, b)] — the larger mint (bytes) first. */
+export function findMeteoraDammV2PoolAddress(config: Address, mintA: Address, mintB: Address): Promise<Address> {
+  const [low, high] = sortedMintBytes(mintA, mintB);
+  return findPda(METEORA_DAMM_V2_PROGRAM_ADDRESS, ["pool", addressBytes(config), high, low]);
+}
+
+/** Customizable pool: ["cpool", max(a, b), min(a, b)]. */
+export function findMeteoraDammV2CustomizablePoolAddress(mintA: Address, mintB: Address): Promise<Address> {
+  const [low, high] = sortedMintBytes(mintA, mintB);
+  return findPda(METEORA_DAMM_V2_PROGRAM_ADDRESS, ["cpool", high, low]);
+}
+
+/**
+ * Pools of `mint` against each quote mint: customizable, the DBC migration configs, and config indices.
+ * The indices in use are not published (SOL/USDC CGPxT5d1 is outside 0..2999): callers that enumerate
+ * Config accounts (gPA on disc 9b0caae01efacc82) pass them instead of the known ones.
+ */
+export function listMeteoraDammV2PoolCandidates(
+  mint: Address,
+  quoteMints: readonly Address[] = DEFAULT_QUOTE_MINTS,
+  configIndices: readonly number[] = METEORA_DAMM_V2_KNOWN_CONFIG_INDICES,
+): Promise<PoolCandidate[]> {
+  return pairCandidates("meteora-damm-v2", mint, quoteMints, [
+    (quoteMint) => findMeteoraDammV2CustomizablePoolAddress(mint, quoteMint),
+    ...METEORA_DAMM_V2_DBC_MIGRATION_CONFIGS.map((config) => (quoteMint: Address) => findMeteoraDammV2PoolAddress(config, mint, quoteMint)),
+    ...configIndices.map(
+      (index) => async (quoteMint: Address) =>
+        findMeteoraDammV2PoolAddress(await findMeteoraDammV2ConfigAddress(index), mint, quoteMint),
+    ),
+  ]);
+}
+
+/** ceil(n / d) for positive values, as the program rounds reserves up. */
+function divCeil(n: bigint, d: bigint): bigint {
+  return (n + d - 1n) / d;
+}
+
+/**
+ * Reserves backing swaps, as the program's `get_reserves_amount` computes them: compounding pools track
+ * them; concentrated ones hold a = L·(√max − √P)/(√P·√max) and b = L·(√P − √min)/2^128 (rounded up).
+ * Protocol fees and unclaimed position fees sit in the vaults on top of these, so no vault is read.
+ */
+export function meteoraDammV2Reserves(pool: MeteoraDammV2Pool): { a: bigint; b: bigint } {
+  if (pool.collectFeeMode === COMPOUNDING) return { a: pool.tokenAAmount, b: pool.tokenBAmount };
+  const { liquidity, sqrtPrice, sqrtMinPrice, sqrtMaxPrice } = pool;
+  return {
+    a: divCeil(liquidity * (sqrtMaxPrice - sqrtPrice), sqrtPrice * sqrtMaxPrice),
+    b: divCeil(liquidity * (sqrtPrice - sqrtMinPrice), Q128),
+  };
+}
+
+/** Price B per A = (sqrt_price / 2^64)^2, exact; needs no account besides the pool. */
+export function priceFromMeteoraDammV2Pool(pool: MeteoraDammV2Pool, decimalsOf: DecimalsOf): PoolPrice {
+  const reserves = meteoraDammV2Reserves(pool);
+  return {
+    kind: "meteora-damm-v2",
+    baseMint: pool.tokenAMint,
+    quoteMint: pool.tokenBMint,
+    priceQuotePerBase: sqrtPriceX64Price(
+      "MeteoraDammV2Pool",
+      pool.sqrtPrice,
+      decimalsOf(pool.tokenAMint),
+      decimalsOf(pool.tokenBMint),
+    ),
+    quoteLiquidity: reserves.b,
+    baseReserve: reserves.a,
+    tradable: pool.poolStatus === 0,
+    extra: {},
+  };
+}
