@@ -2,7 +2,8 @@
  * Mainnet addresses the service relies on, each checked against shared/VENUES.md and shared/fixtures.
  * Venue program ids live here so that venues, trade parsing and the RPC layer share one definition.
  */
-import { address, getAddressEncoder, getProgramDerivedAddress, type Address } from "@solana/kit";
+import { address, getAddressEncoder, type Address } from "@solana/kit";
+import { findProgramAddressSync } from "./program-address";
 
 export const SYSTEM_PROGRAM_ADDRESS = address("11111111111111111111111111111111");
 export const TOKEN_PROGRAM_ADDRESS = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
@@ -55,9 +56,6 @@ export async function findAssociatedTokenAddress(
   tokenProgram: Address = TOKEN_PROGRAM_ADDRESS,
 ): Promise<Address> {
   const encoder = getAddressEncoder();
-  const [ata] = await getProgramDerivedAddress({
-    programAddress: ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
-    seeds: [encoder.encode(owner), encoder.encode(tokenProgram), encoder.encode(mint)],
-  });
-  return ata;
+  const seeds = [encoder.encode(owner), encoder.encode(tokenProgram), encoder.encode(mint)] as Uint8Array[];
+  return findProgramAddressSync(ASSOCIATED_TOKEN_PROGRAM_ADDRESS, seeds)[0];
 }

@@ -1,12 +1,12 @@
-import { getAddressEncoder, getProgramDerivedAddress, type Address, type ReadonlyUint8Array } from "@solana/kit";
+import { getAddressEncoder, type Address, type ReadonlyUint8Array } from "@solana/kit";
+import { findProgramAddressSync } from "../solana/program-address";
 
 /** A PDA seed: raw bytes, or a UTF-8 string such as "pool". */
 export type Seed = ReadonlyUint8Array | string;
 
-/** The address of PDA(seeds, program); the bump is not needed by readers. */
+/** The address of PDA(seeds, program); the bump is not needed by readers. Synchronous inside (see program-address.ts). */
 export async function findPda(programAddress: Address, seeds: Seed[]): Promise<Address> {
-  const [pda] = await getProgramDerivedAddress({ programAddress, seeds });
-  return pda;
+  return findProgramAddressSync(programAddress, seeds as (Uint8Array | string)[])[0];
 }
 
 const addressEncoder = getAddressEncoder();
