@@ -1,0 +1,137 @@
+/**
+ * Meteora Dynamic Bonding Curve (program dbcij3LW…). The VirtualPool tracks its own reserves and sqrt
+ * price; its PoolConfig gives the quote mint, the base decimals and the graduation threshold. Configs
+ * are arbitrary partner keys, so pools are found by scanning on base_mint, not derived from the mint.
+ */
+import { getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
+import { ratio } from "../pricing/fixed-point";
+import { METEORA_DBC_PROGRAM_ADDRESS } from "../solana/well-known";
+import { assertAccountShape } from "./account";
+import { getFieldsDecoder } from "./layout";
+import { addressBytes, findPda, sortedMintBytes } from "./pda";
+import { sqrtPriceX64Price } from "./pool-price";
+import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
+import type { AccountBytes, DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+
+export { METEORA_DBC_PROGRAM_ADDRESS };
+
+export const METEORA_DBC_POOL_DISCRIMINATOR = getBase16Encoder().encode("d5e005d16245775c");
+export const METEORA_DBC_POOL_SIZE = 424;
+export const METEORA_DBC_CONFIG_DISCRIMINATOR = getBase16Encoder().encode("1a6c0e7b74e6812b");
+export const METEORA_DBC_CONFIG_SIZE = 1048;
+const BASE_MINT_OFFSET = 136;
+
+export interface MeteoraDbcPool {
+  readonly config: Address;
+  readonly baseMint: Address;
+  readonly baseVault: Address;
+  readonly quoteVault: Address;
+  /** curve reserves; the fee buckets sit in the vaults on top of them */
+  readonly baseReserve: bigint;
+  readonly quoteReserve: bigint;
+  readonly sqrtPrice: bigint;
+  readonly isMigrated: boolean;
+  /** 0 PreBondingCurve, 1 PostBondingCurve, 2 LockedVesting, 3 CreatedPool */
+  readonly migrationProgress: number;
+}
+
+export interface MeteoraDbcConfig {
+  readonly quoteMint: Address;
+  /** 0 DAMM v1, 1 DAMM v2 */
+  readonly migrationOption: number;
+  /** decimals of every base mint created under this config */
+  readonly tokenDecimal: number;
+  readonly migrationQuoteThreshold: bigint;
+}
+
+const poolDecoder = getFieldsDecoder({
+  config: [72, getAddressDecoder()],
+  baseMint: [BASE_MINT_OFFSET, getAddressDecoder()],
+  baseVault: [168, getAddressDecoder()],
+  quoteVault: [200, getAddressDecoder()],
+  baseReserve: [232, getU64Decoder()],
+  quoteReserve: [240, getU64Decoder()],
+  sqrtPrice: [280, getU128Decoder()],
+  isMigrated: [305, getU8Decoder()],
+  migrationProgress: [308, getU8Decoder()],
+});
+
+const configDecoder = getFieldsDecoder({
+  quoteMint: [8, getAddressDecoder()],
+  migrationOption: [233, getU8Decoder()],
+  tokenDecimal: [235, getU8Decoder()],
+  migrationQuoteThreshold: [264, getU64Decoder()],
+});
+
+/** Decodes a VirtualPool. */
+export function decodeMeteoraDbcPool(account: AccountBytes): MeteoraDbcPool {
+  assertAccountShape(account, {
+    layout: "MeteoraDbcPool",
+    owners: [METEORA_DBC_PROGRAM_ADDRESS],
+    size: METEORA_DBC_POOL_SIZE,
+    discriminator: METEORA_DBC_POOL_DISCRIMINATOR,
+  });
+  const raw = poolDecoder.decode(account.data);
+  return { ...raw, isMigrated: raw.isMigrated !== 0 };
+}
+
+/** Decodes a PoolConfig. */
+export function decodeMeteoraDbcConfig(account: AccountBytes): MeteoraDbcConfig {
+  assertAccountShape(account, {
+    layout: "MeteoraDbcConfig",
+    owners: [METEORA_DBC_PROGRAM_ADDRESS],
+    size: METEORA_DBC_CONFIG_SIZE,
+    discriminator: METEORA_DBC_CONFIG_DISCRIMINATOR,
+  });
+  return configDecoder.decode(account.data);
+}
+
+/** Pool of a known config: ["pool", config, max(base, quote), min(base, quote)]. */
+export function findMeteoraDbcPoolAddress(config: Address, baseMint: Address, quoteMint: Address): Promise<Address> {
+  const [low, high] = sortedMintBytes(baseMint, quoteMint);
+  return findPda(METEORA_DBC_PROGRAM_ADDRESS, ["pool", addressBytes(config), high, low]);
+}
+
+/** The pool of a base mint, by scanning VirtualPools on base_mint. */
+export function meteoraDbcPoolQueries(baseMint: Address): ProgramAccountsQuery[] {
+  return [
+    {
+      programAddress: METEORA_DBC_PROGRAM_ADDRESS,
+      filters: [dataSizeFilter(METEORA_DBC_POOL_SIZE), memcmpFilter(BASE_MINT_OFFSET, baseMint)],
+    },
+  ];
+}
+
+type Related = "config";
+
+/** The pool's PoolConfig (quote mint, base decimals, threshold); the reserves are in the pool itself. */
+export function requiredAccountsForMeteoraDbcPool(pool: MeteoraDbcPool): RelatedAddresses<Related> {
+  return { config: pool.config };
+}
+
+/**
+ * Price quote per base = (sqrt_price / 2^64)^2, exact. Liquidity = quote_reserve; the curve is complete
+ * once quote_reserve reaches migration_quote_threshold (swaps stop until the pool migrates).
+ */
+export function priceFromMeteoraDbcPool(
+  pool: MeteoraDbcPool,
+  related: RelatedAccounts<Related>,
+  decimalsOf: DecimalsOf,
+): PoolPrice {
+  const config = decodeMeteoraDbcConfig(related.config);
+  const threshold = config.migrationQuoteThreshold;
+  const complete = pool.quoteReserve >= threshold;
+  return {
+    kind: "meteora-dbc",
+    baseMint: pool.baseMint,
+    quoteMint: config.quoteMint,
+    priceQuotePerBase: sqrtPriceX64Price("MeteoraDbcPool", pool.sqrtPrice, config.tokenDecimal, decimalsOf(config.quoteMint)),
+    quoteLiquidity: pool.quoteReserve,
+    baseReserve: pool.baseReserve,
+    tradable: !complete,
+    extra: {
+      curveProgress: complete ? ratio(1n) : ratio(pool.quoteReserve, threshold),
+      complete,
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { address } from "@solana/kit";
+import { describe, expect, it } from "vitest";
+import { WSOL_MINT } from "../../../src/solana/well-known";
+import {
+  decodeMeteoraDbcConfig,
+  decodeMeteoraDbcPool,
+  findMeteoraDbcPoolAddress,
+  meteoraDbcPoolQueries,
+  priceFromMeteoraDbcPool,
+  requiredAccountsForMeteoraDbcPool,
+} from "../../../src/venues/meteora-dbc";
+import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "./load-fixture";
+
+const poolBoth = loadAccountFixture("meteora-dbc/virtual_pool_fee_in_both.json");
+const poolQuote = loadAccountFixture("meteora-dbc/virtual_pool_fee_in_quote.json");
+const configBoth = loadAccountFixture("meteora-dbc/pool_config_fee_in_both.json");
+const configQuote = loadAccountFixture("meteora-dbc/pool_config_fee_in_quote.json");
+
+describe("Meteora DBC decoding", () => {
+  it("decodes the SDK's VirtualPool fixtures (collector decode: reserves, sqrt price, not migrated)", () => {
+    expect(decodeMeteoraDbcPool(poolBoth)).toEqual({
+      config: "CbfpuGYivK1o8rCpKf536ebipFipRTyk71sGCCXaBeEc",
+      baseMint: "QS4QLW6vZWMmQE3j3LAnGfCZbXWbVfDuVDeVfgT2dzM",
+      baseVault: "EJbyuuy3n3bsuCcYMDFpZusYPygH37czkXTtz4fsUnyS",
+      quoteVault: "9ahwHkK8L3otSSMpz2q2rNhbhRPiqaGGJqFiKyF3eN4X",
+      baseReserve: 722427194010288n,
+      quoteReserve: 11725382491n,
+      sqrtPrice: 139394230708914577n,
+      isMigrated: false,
+      migrationProgress: 0,
+    });
+    expect(decodeMeteoraDbcPool(poolQuote)).toMatchObject({
+      config: "7UMR4yEaVYsQGbQGvxNUypFmPn15GkzVmwUEpUFJUPPX",
+      baseReserve: 781359557863101n,
+      quoteReserve: 7018473489n,
+      sqrtPrice: 117336341276038830n,
+    });
+  });
+
+  it("decodes both PoolConfig fixtures (SOL quote, 6-decimal base, DAMM v2 migration)", () => {
+    // The source asserts collect_fee_mode (byte 232) 1 and 0; the decoder reads its neighbours
+    expect(configBoth.data[232]).toBe(1);
+    expect(configQuote.data[232]).toBe(0);
+    expect(decodeMeteoraDbcConfig(configBoth)).toEqual({
+      quoteMint: WSOL_MINT,
+      migrationOption: 1,
+      tokenDecimal: 6,
+      migrationQuoteThreshold: 100000000000n,
+    });
+    expect(decodeMeteoraDbcConfig(configQuote)).toMatchObject({ quoteMint: WSOL_MINT, migrationQuoteThreshold: 87945796097n });
+  });
+
+  it("rejects a wrong owner, a wrong size and a config passed as a pool", () => {
+    expect(() => decodeMeteoraDbcPool(withOwner(poolBoth, "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG"))).toThrow(/owner/);
+    expect(() => decodeMeteoraDbcPool(withData(poolBoth, (d) => d.subarray(0, 423)))).toThrow(/size/);
+    expect(() => decodeMeteoraDbcPool(withData(configBoth, (d) => d.subarray(0, 424)))).toThrow(/discriminator/);
+    expect(() => decodeMeteoraDbcConfig(poolBoth)).toThrow(/size/);
+  });
+});
+
+describe("Meteora DBC derivation", () => {
+  it("derives pool CQLuGpgx from config GydFpD4E and its base mint (swap tx 23BXcBmn)", async () => {
+    const pool = await findMeteoraDbcPoolAddress(
+      address("GydFpD4ERr8kR3UA8VKH8getkcgmzLpfF1EFwgXENnN4"),
+      address("EeXMYKCMjVLU1PrjAi4o2fMpC37h9RpuU3y7k4WHBQN9"),
+      WSOL_MINT,
+    );
+    expect(pool).toBe("CQLuGpgxg5qmuw5BnHCG8zHquKn3jxXuVrgSLYGBk48t");
+  });
+
+  it("finds a base mint's pool by scanning base_mint at 136", () => {
+    const mint = address("QS4QLW6vZWMmQE3j3LAnGfCZbXWbVfDuVDeVfgT2dzM");
+    expect(meteoraDbcPoolQueries(mint)[0]!.filters).toEqual([
+      { dataSize: 424n },
+      { memcmp: { offset: 136n, bytes: mint, encoding: "base58" } },
+    ]);
+  });
+});
+
+describe("Meteora DBC pricing", () => {
+  it("prices base in SOL from the sqrt price and reports progress toward the threshold", () => {
+    // Given the pool and its config
+    const pool = decodeMeteoraDbcPool(poolBoth);
+    expect(requiredAccountsForMeteoraDbcPool(pool)).toEqual({ config: pool.config });
+    // When priced
+    const price = priceFromMeteoraDbcPool(pool, { config: configBoth }, () => 9);
+    // Then price = (sqrt / 2^64)^2 × 10^(6 − 9), liquidity = quote_reserve, progress = 11.7 / 100 SOL
+    const expected = (139394230708914577 / 2 ** 64) ** 2 * 1e-3;
+    expect(relativeError(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
+    expect(price).toMatchObject({ baseMint: pool.baseMint, quoteMint: WSOL_MINT, quoteLiquidity: 11725382491n, tradable: true });
+    expect(price.extra.complete).toBe(false);
+    expect(ratioToNumber(price.extra.curveProgress!)).toBeCloseTo(11725382491 / 100000000000, 12);
+  });
+
+  it("reports a curve whose quote reserve reached the threshold as complete", () => {
+    const pool = { ...decodeMeteoraDbcPool(poolQuote), quoteReserve: 87945796097n };
+    const price = priceFromMeteoraDbcPool(pool, { config: configQuote }, () => 9);
+    expect(price).toMatchObject({ tradable: false, extra: { complete: true, curveProgress: { num: 1n, den: 1n } } });
+  });
+});
