@@ -7,6 +7,7 @@ import { limits } from "./limits";
 import { requireApiKey } from "./middleware/auth";
 import { healthRoutes } from "./routes/health";
 import { apiV1Routes } from "./routes/api-v1";
+import { rpcRoutes } from "./routes/rpc";
 import type { AppContext } from "./env";
 
 /**
@@ -22,6 +23,7 @@ export function buildApp() {
   });
 
   app.route("/", healthRoutes);
+  app.route("/", rpcRoutes);
 
   app.use(
     "/api/*",

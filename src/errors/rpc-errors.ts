@@ -93,3 +93,23 @@ export function requestTooLarge(maxBytes: number): RpcErrorObject {
 export function batchTooLarge(maxItems: number): RpcErrorObject {
   return { code: proxyCodes.BATCH_TOO_LARGE, message: `Batch too large; max ${maxItems} requests` };
 }
+
+/**
+ * The error a caller sees when the upstream could not answer. `rpc-error` carries the node's own error,
+ * passed through unchanged.
+ */
+export function upstreamFailureError(failure: { kind: string; rpcError?: RpcErrorObject; retryAfterSeconds?: number }): RpcErrorObject {
+  switch (failure.kind) {
+    case "timeout":
+      return proxyErrors.upstreamTimeout;
+    case "rate-limited":
+      return upstreamRateLimited(failure.retryAfterSeconds);
+    case "bad-response":
+      return proxyErrors.upstreamBadResponse;
+    case "rpc-error":
+      if (failure.rpcError) return failure.rpcError;
+      return proxyErrors.upstreamBadResponse;
+    default:
+      return proxyErrors.upstreamUnavailable;
+  }
+}

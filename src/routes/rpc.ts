@@ -1,0 +1,59 @@
+import { Hono, type Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { bodyLimit } from "hono/body-limit";
+import type { AppContext } from "../env";
+import { ApiError } from "../errors/api-error";
+import { jsonRpcCodes, proxyErrors, requestTooLarge, type RpcErrorObject } from "../errors/rpc-errors";
+import { limits } from "../limits";
+import { authenticate, presentedApiKey } from "../middleware/auth";
+import { errorResponseText } from "../rpc/json-rpc-envelope";
+import { answerRpcBody } from "../rpc/rpc-proxy";
+import { createUpstream } from "../solana/upstream";
+
+/**
+ * `POST /rpc`: the JSON-RPC endpoint (the spec's `{rpc_url}`). Its own auth and body cap, because every answer
+ * here — including 401, 405, 413, 415 and 500 — is a JSON-RPC error body, never the REST envelope.
+ * Order: method → key → Content-Type → body size → the proxy. JSON-RPC errors themselves travel with HTTP 200.
+ */
+
+const jsonContentType = /^application\/json\s*(;|$)/i;
+
+function rpcError(c: Context<AppContext>, status: 401 | 405 | 413 | 415 | 500, error: RpcErrorObject, headers: Record<string, string> = {}) {
+  return c.body(errorResponseText(null, error), status, { "content-type": "application/json; charset=utf-8", ...headers });
+}
+
+const requireRpcApiKey = createMiddleware<AppContext>(async (c, next) => {
+  try {
+    c.set("apiKey", await authenticate(c.env.API_KEYS, presentedApiKey(c.req)));
+  } catch (err) {
+    if (err instanceof ApiError) return rpcError(c, 401, proxyErrors.unauthorized);
+    throw err;
+  }
+  await next();
+});
+
+const requireJsonContentType = createMiddleware<AppContext>(async (c, next) => {
+  if (!jsonContentType.test(c.req.header("content-type") ?? "")) return rpcError(c, 415, proxyErrors.unsupportedMediaType);
+  await next();
+});
+
+const rpcBodyLimit = bodyLimit({ maxSize: limits.maxRpcBodyBytes, onError: (c) => rpcError(c, 413, requestTooLarge(limits.maxRpcBodyBytes)) });
+
+export const rpcRoutes = new Hono<AppContext>()
+  .post("/rpc", requireRpcApiKey, requireJsonContentType, rpcBodyLimit, async (c) => {
+    const answer = await answerRpcBody(await c.req.text(), {
+      upstream: createUpstream(c.env),
+      cache: caches.default,
+      cacheOrigin: new URL(c.req.url).origin,
+      requestId: c.get("requestId"),
+      waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    });
+    if (answer === undefined) return c.body(null, 204);
+    return c.body(answer, 200, { "content-type": "application/json; charset=utf-8" });
+  })
+  .all("/rpc", (c) => rpcError(c, 405, proxyErrors.httpMethodNotAllowed, { allow: "POST" }))
+  .onError((err, c) => {
+    // Our bug (or KV down), not the caller's: log for operators (id only), answer like jsonrpc-core does.
+    console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) }));
+    return rpcError(c, 500, { code: jsonRpcCodes.INTERNAL_ERROR, message: "Internal error" });
+  });

@@ -1,0 +1,115 @@
+import { invalidParams, jsonRpcCodes, type RpcErrorObject } from "../errors/rpc-errors";
+import { limits } from "../limits";
+import { binaryAccountEncodings, type AllowedMethod, type MethodParams } from "./method-schemas";
+import { decodeBase58 } from "./param-schemas";
+
+/**
+ * Agave's checks that run once params have the right types, in Agave's order and with its exact messages
+ * (rpc.rs: `check_is_at_least_confirmed`, `check_slice_and_encoding`, `verify_filter`, the range and count caps),
+ * plus the spec's own rule that getProgramAccounts needs filters. Each returns the error to answer, or undefined.
+ */
+type Check<M extends AllowedMethod> = (params: MethodParams<M>) => RpcErrorObject | undefined;
+
+const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+function atLeastConfirmed(commitment: string | null | undefined): RpcErrorObject | undefined {
+  return commitment === "processed" ? invalidParams("Method does not support commitment below `confirmed`") : undefined;
+}
+
+/** Agave answers this one with -32600, not -32602. */
+function sliceNeedsBinaryEncoding(config: { encoding?: string | null; dataSlice?: unknown } | null | undefined): RpcErrorObject | undefined {
+  if (!config?.dataSlice || !config.encoding || binaryAccountEncodings.has(config.encoding)) return undefined;
+  return { code: jsonRpcCodes.INVALID_REQUEST, message: "Sliced account data can only be encoded using binary (base 58) or base64 encoding." };
+}
+
+/** The config object of an RpcEncodingConfigWrapper param (a bare encoding string carries none). */
+function wrappedConfig<C>(param: string | C | null | undefined): C | undefined {
+  return typeof param === "object" && param !== null ? param : undefined;
+}
+
+/** bs58's Debug text for the first character it would refuse. */
+function base58DecodeError(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
+    if (c.charCodeAt(0) > 0x7f) return `Base58DecodeError(NonAsciiCharacter { index: ${i} })`;
+    if (!BASE58_ALPHABET.includes(c)) return `Base58DecodeError(InvalidCharacter { character: '${c}', index: ${i} })`;
+  }
+  return "Base58DecodeError";
+}
+
+function decodedBase64Length(value: string): number | undefined {
+  try {
+    return atob(value).length;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Agave's `RpcFilterType::verify` for a memcmp filter: text length cap, decodability, decoded length cap. */
+function memcmpProblem(memcmp: { bytes: string; encoding?: string | null }): string | undefined {
+  const { bytes } = memcmp;
+  if (memcmp.encoding === "base64") {
+    if (bytes.length > limits.maxMemcmpBase64Chars) return "DataTooLarge";
+    const size = decodedBase64Length(bytes);
+    if (size === undefined) return "Base64DecodeError";
+    return size > limits.maxMemcmpBytes ? "DataTooLarge" : undefined;
+  }
+  if (bytes.length > limits.maxMemcmpBase58Chars) return "DataTooLarge";
+  const decoded = decodeBase58(bytes);
+  if (decoded === undefined) return base58DecodeError(bytes);
+  return decoded.length > limits.maxMemcmpBytes ? "DataTooLarge" : undefined;
+}
+
+function transactionEncoding(encoding: string | null | undefined): RpcErrorObject | undefined {
+  if (!encoding || encoding === "base58" || encoding === "base64" || encoding === "binary") return undefined;
+  return invalidParams(`unsupported encoding: ${encoding}. Supported encodings: base58, base64`);
+}
+
+/** Checks per method; methods without an entry have none beyond their types. */
+export const methodLimits: { [M in AllowedMethod]?: Check<M> } = {
+  getAccountInfo: ([, config]) => sliceNeedsBinaryEncoding(config),
+  getMultipleAccounts: ([keys, config]) =>
+    keys.length > limits.maxAccountsPerCall ? invalidParams(`Too many inputs provided; max ${limits.maxAccountsPerCall}`) : sliceNeedsBinaryEncoding(config),
+  getProgramAccounts: ([, config]) => {
+    const filters = config?.filters ?? [];
+    if (filters.length === 0) return invalidParams("getProgramAccounts requires filters on this endpoint (dataSize, memcmp or tokenAccountState)");
+    if (filters.length > limits.maxProgramAccountFilters) return invalidParams(`Too many filters provided; max ${limits.maxProgramAccountFilters}`);
+    for (const filter of filters) {
+      const problem = typeof filter === "object" && "memcmp" in filter ? memcmpProblem(filter.memcmp) : undefined;
+      if (problem) return invalidParams(`Invalid param: ${problem}`);
+    }
+    return sliceNeedsBinaryEncoding(config);
+  },
+  getTokenAccountsByDelegate: ([, , config]) => sliceNeedsBinaryEncoding(config),
+  getTokenAccountsByOwner: ([, , config]) => sliceNeedsBinaryEncoding(config),
+  getBlock: ([, config]) => atLeastConfirmed(wrappedConfig(config)?.commitment),
+  getTransaction: ([, config]) => atLeastConfirmed(wrappedConfig(config)?.commitment),
+  getBlocks: ([start, endOrConfig, config]) => {
+    // Agave: the third param wins over a config given in second place.
+    const commitment = config?.commitment ?? (typeof endOrConfig === "object" ? endOrConfig?.commitment : undefined);
+    const tooLow = atLeastConfirmed(commitment);
+    if (tooLow) return tooLow;
+    if (typeof endOrConfig === "number" && endOrConfig >= start && endOrConfig - start > limits.maxSlotSpan) {
+      return invalidParams(`Slot range too large; max ${limits.maxSlotSpan}`);
+    }
+    return undefined;
+  },
+  getBlocksWithLimit: ([, limit, config]) =>
+    atLeastConfirmed(config?.commitment) ?? (limit > limits.maxSlotSpan ? invalidParams(`Limit too large; max ${limits.maxSlotSpan}`) : undefined),
+  getSignaturesForAddress: ([, config]) => {
+    const limit = config?.limit;
+    if (limit !== undefined && limit !== null && (limit === 0 || limit > limits.maxSignaturesForAddressLimit)) {
+      return invalidParams(`Invalid limit; max ${limits.maxSignaturesForAddressLimit}`);
+    }
+    return atLeastConfirmed(config?.commitment);
+  },
+  getBlockProduction: ([config]) => {
+    const range = config?.range;
+    if (range && typeof range.lastSlot === "number" && range.lastSlot < range.firstSlot) {
+      return invalidParams(`lastSlot, ${range.lastSlot}, cannot be less than firstSlot, ${range.firstSlot}`);
+    }
+    return undefined;
+  },
+  sendTransaction: ([, config]) => transactionEncoding(config?.encoding),
+  simulateTransaction: ([, config]) => transactionEncoding(config?.encoding),
+};

@@ -1,0 +1,194 @@
+import { z } from "zod/mini";
+import { getBase58Encoder } from "@solana/kit";
+
+/**
+ * zod building blocks for Solana RPC params whose error messages read like Agave's.
+ *
+ * Agave deserializes params with serde (via jsonrpc-core: "Invalid params: <serde error>.") and then checks keys
+ * with `verify_pubkey` ("Invalid param: WrongSize" / "Invalid param: Invalid"). Each schema here carries the
+ * message a node would give for a wrong value in its place, so a validation failure is the first issue's
+ * message, nothing more. Where serde's text depends on Rust type names we use Agave's names.
+ * One difference on purpose: config objects reject unknown fields (Agave ignores them) — a typo such as
+ * `comitment` should not silently mean "default".
+ */
+
+type Issue = { code: string; input?: unknown; path?: PropertyKey[]; keys?: string[] };
+
+/** serde's `Unexpected` display of a JSON value. */
+export function describeUnexpected(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return `boolean \`${value}\``;
+  if (typeof value === "number") return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
+  if (typeof value === "string") return `string ${JSON.stringify(value)}`;
+  return Array.isArray(value) ? "sequence" : "map";
+}
+
+/** serde's `OneOf` display of a list of names. */
+export function oneOf(names: readonly string[]): string {
+  const quoted = names.map((n) => `\`${n}\``);
+  if (quoted.length === 1) return quoted[0]!;
+  if (quoted.length === 2) return `${quoted[0]} or ${quoted[1]}`;
+  return `one of ${quoted.join(", ")}`;
+}
+
+/** Message for a value of the wrong type (or a missing struct field) where `expected` was wanted. */
+function mismatch(expected: string) {
+  return (issue: Issue): string =>
+    issue.input === undefined
+      ? `Invalid params: missing field \`${String(issue.path?.at(-1))}\`.`
+      : `Invalid params: invalid type: ${describeUnexpected(issue.input)}, expected ${expected}.`;
+}
+
+/** A JSON string. */
+export function text() {
+  return z.string({ error: mismatch("a string") });
+}
+
+/** A JSON boolean. */
+export function bool() {
+  return z.boolean({ error: mismatch("a boolean") });
+}
+
+const unsignedMax = { u8: 255, usize: 2 ** 64 - 1, u64: 2 ** 64 - 1 } as const;
+
+/** An unsigned integer of a Rust type: u8, usize or u64. */
+export function unsigned(rustType: keyof typeof unsignedMax) {
+  return z.number({ error: mismatch(rustType) }).check(
+    z.superRefine((n: number, ctx) => {
+      if (!Number.isInteger(n)) ctx.addIssue(`Invalid params: invalid type: floating point \`${n}\`, expected ${rustType}.`);
+      else if (n < 0 || n > unsignedMax[rustType]) ctx.addIssue(`Invalid params: invalid value: integer \`${n}\`, expected ${rustType}.`);
+    }),
+  );
+}
+
+/** One of a fixed set of strings (a Rust unit enum). */
+export function variant<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, {
+    error: (issue: Issue) =>
+      typeof issue.input === "string"
+        ? `Invalid params: unknown variant \`${issue.input}\`, expected ${oneOf(values)}.`
+        : `Invalid params: invalid type: ${describeUnexpected(issue.input)}, expected string or map.`,
+  });
+}
+
+/** An optional value that may also be `null` (serde's `Option<T>`). */
+export function optional<T extends z.ZodMiniType>(schema: T) {
+  return z.optional(z.nullable(schema));
+}
+
+/** A JSON object with known fields only (a Rust struct, by its Agave name). */
+export function struct<S extends z.core.$ZodLooseShape>(rustName: string, shape: S) {
+  const fields = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue: Issue) =>
+      issue.code === "unrecognized_keys"
+        ? `Invalid params: unknown field \`${issue.keys?.[0]}\`, expected ${oneOf(fields)}.`
+        : mismatch(`struct ${rustName}`)(issue),
+  });
+}
+
+/** A JSON array of `item`. */
+export function sequence<T extends z.ZodMiniType>(item: T) {
+  return z.array(item, { error: mismatch("a sequence") });
+}
+
+const base58 = getBase58Encoder();
+
+/** Decoded bytes of a base58 string, or undefined when it has a character outside the alphabet. */
+export function decodeBase58(value: string): Uint8Array | undefined {
+  try {
+    return base58.encode(value) as Uint8Array;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Agave's `Pubkey::from_str` outcome: too long or not 32 bytes → WrongSize; bad character or overflow → Invalid. */
+function pubkeyProblem(value: string): "WrongSize" | "Invalid" | undefined {
+  if (value.length > 44) return "WrongSize";
+  const bytes = decodeBase58(value);
+  if (bytes === undefined || bytes.length > 32) return "Invalid";
+  return bytes.length === 32 ? undefined : "WrongSize";
+}
+
+/** Agave's `Signature::from_str` outcome (64 bytes, at most 88 base58 characters). */
+function signatureProblem(value: string): "WrongSize" | "Invalid" | undefined {
+  if (value.length > 88) return "WrongSize";
+  const bytes = decodeBase58(value);
+  if (bytes === undefined) return "Invalid";
+  return bytes.length === 64 ? undefined : "WrongSize";
+}
+
+/** A base58 public key (32 bytes), checked like Agave's `verify_pubkey`. */
+export function pubkey() {
+  return text().check(
+    z.superRefine((value: string, ctx) => {
+      const problem = pubkeyProblem(value);
+      if (problem) ctx.addIssue(`Invalid param: ${problem}`);
+    }),
+  );
+}
+
+/** A base58 transaction signature (64 bytes), checked like Agave's `verify_signature`. */
+export function signature() {
+  return text().check(
+    z.superRefine((value: string, ctx) => {
+      const problem = signatureProblem(value);
+      if (problem) ctx.addIssue(`Invalid param: ${problem}`);
+    }),
+  );
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** A schema from a hand-written parser, for serde shapes zod's union cannot word like serde (untagged / tagged enums). */
+function parsedBy<T>(parse: (input: unknown) => Parsed<T>) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((input: unknown, ctx): T => {
+      const parsed = parse(input);
+      if (parsed.ok) return parsed.value;
+      ctx.issues.push({ code: "custom", message: parsed.message, input });
+      return z.NEVER;
+    }),
+  );
+}
+
+function parseWith<T extends z.ZodMiniType>(schema: T, input: unknown): Parsed<z.infer<T>> {
+  const result = schema.safeParse(input);
+  return result.success ? { ok: true, value: result.data } : { ok: false, message: result.error.issues[0]!.message };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * serde's untagged enum whose variants differ by JSON type: objects go to `whenObject`, anything else to
+ * `whenScalar` (e.g. getBlock's config-or-encoding, getBlocks' end-slot-or-config).
+ */
+export function scalarOrObject<S extends z.ZodMiniType, O extends z.ZodMiniType>(whenScalar: S, whenObject: O) {
+  return parsedBy<z.infer<S> | z.infer<O>>((input) => (isPlainObject(input) ? parseWith(whenObject, input) : parseWith(whenScalar, input)));
+}
+
+/**
+ * serde's externally tagged enum: `{"<variant>": value}` with exactly one key, or a unit variant as a bare string.
+ * Output: `{ [variant]: parsed value }` for data variants, the string for unit variants.
+ */
+export function externallyTagged<V extends Record<string, z.ZodMiniType>, const U extends readonly string[] = []>(variants: V, unitVariants: U = [] as unknown as U) {
+  const names = [...Object.keys(variants), ...unitVariants];
+  type Out = { [K in keyof V]: { [P in K]: z.infer<V[K]> } }[keyof V] | U[number];
+  return parsedBy<Out>((input) => {
+    if (typeof input === "string") {
+      return unitVariants.includes(input) ? { ok: true, value: input as Out } : { ok: false, message: `Invalid params: unknown variant \`${input}\`, expected ${oneOf(names)}.` };
+    }
+    if (!isPlainObject(input)) return { ok: false, message: `Invalid params: invalid type: ${describeUnexpected(input)}, expected string or map.` };
+    const keys = Object.keys(input);
+    if (keys.length !== 1) return { ok: false, message: "Invalid params: invalid value: map, expected map with a single key." };
+    const name = keys[0]!;
+    const schema = variants[name];
+    if (!schema) return { ok: false, message: `Invalid params: unknown variant \`${name}\`, expected ${oneOf(names)}.` };
+    const inner = parseWith(schema, input[name]);
+    return inner.ok ? { ok: true, value: { [name]: inner.value } as Out } : inner;
+  });
+}
