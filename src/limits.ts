@@ -12,6 +12,8 @@ export const limits = {
   maxMintsPerPriceRequest: 100,
   /** Agave's getMultipleAccounts cap. */
   maxAccountsPerCall: 100,
+  /** getMultipleAccounts calls sent together in one JSON-RPC batch (one HTTP request); providers accept batches of this size. */
+  maxCallsPerBatch: 10,
   /** Spec: getBlocks / getBlocksWithLimit span. */
   maxSlotSpan: 500_000,
   /** JSON-RPC batch cap (our choice; Agave has none by default but providers cap around 100). */
@@ -48,6 +50,12 @@ export const limits = {
   metadataTimeoutMs: 3000,
   metadataMaxBytes: 64 * 1024,
   metadataMaxRedirects: 3,
+  /** Overview: how long a token's profile (on-chain identity + off-chain JSON) is reused (ms). Issue 4. */
+  overviewProfileTtlMs: 5 * 60_000,
+  /** Overview: the same when the off-chain fetch failed transiently (timeout, network, HTTP status) — retry soon (ms). */
+  overviewProfileRetryTtlMs: 30_000,
+  /** Overview: how long holder figures (largest accounts, owners, supply) are reused (ms). Issue 4. */
+  overviewHoldersTtlMs: 30_000,
   /** Cron: blocks read per run, in parallel pages of this many; past this lag it jumps to the tip. */
   cronMaxBlocks: 40,
   cronBlockConcurrency: 8,

@@ -14,7 +14,50 @@ import {
   priceFromPumpSwapPool,
   requiredAccountsForPumpSwapPool,
 } from "../venues/pumpswap-pool";
-import { findAssociatedTokenAddress, TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS } from "../solana/well-known";
+import {
+  decodeRaydiumAmmV4Pool,
+  priceFromRaydiumAmmV4Pool,
+  requiredAccountsForRaydiumAmmV4Pool,
+} from "../venues/raydium-amm-v4";
+import {
+  decodeRaydiumCpmmPool,
+  listRaydiumCpmmPoolCandidates,
+  priceFromRaydiumCpmmPool,
+  requiredAccountsForRaydiumCpmmPool,
+} from "../venues/raydium-cpmm";
+import {
+  decodeRaydiumClmmPool,
+  listRaydiumClmmPoolCandidates,
+  priceFromRaydiumClmmPool,
+  requiredAccountsForRaydiumClmmPool,
+} from "../venues/raydium-clmm";
+import {
+  decodeMeteoraDlmmPair,
+  listMeteoraDlmmPairCandidates,
+  priceFromMeteoraDlmmPair,
+  requiredAccountsForMeteoraDlmmPair,
+} from "../venues/meteora-dlmm";
+import { addressBytes, findPda } from "../venues/pda";
+import {
+  findAssociatedTokenAddress,
+  METEORA_DLMM_PROGRAM_ADDRESS,
+  RAYDIUM_CLMM_PROGRAM_ADDRESS,
+  RAYDIUM_CPMM_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  WSOL_MINT,
+} from "../solana/well-known";
+
+/**
+ * Config-enumerated kinds are derived against wSOL only: every (config × quote) pair costs a PDA (~40–80 µs of CPU)
+ * on a cold mint, and pools quoted in other mints are learned by the registry (cron) instead.
+ */
+const derivedQuotes: readonly Address[] = [WSOL_MINT];
+const noRegistryDerivation = async (): Promise<PoolCandidate[]> => [];
+
+/** Raydium vaults are PDAs ["pool_vault", pool, mint] of their program: readable with the pool in one call. */
+const raydiumVaults = (program: Address) => async (c: PoolCandidate, mint: Address) =>
+  c.quoteMint ? Promise.all([mint, c.quoteMint].map((m) => findPda(program, ["pool_vault", addressBytes(c.pool), addressBytes(m)]))) : [];
 
 /** Looks an address up in the accounts read so far: undefined = not read yet, null = read and absent. */
 export type AccountLookup = (address: Address) => AccountBytes | null | undefined;
@@ -89,6 +132,44 @@ export const poolAdapters: readonly PoolAdapter[] = [
     decode: decodePumpSwapPool,
     required: requiredAccountsForPumpSwapPool,
     price: (state, _mint, related, decimalsOf) => priceFromPumpSwapPool(state, related, decimalsOf),
+  }),
+  adapter({
+    kind: "raydium-amm-v4",
+    dex: "raydium-amm-v4",
+    // Keyed by the market, not the mints: only the registry (and getProgramAccounts) finds these.
+    candidates: noRegistryDerivation,
+    decode: decodeRaydiumAmmV4Pool,
+    required: requiredAccountsForRaydiumAmmV4Pool,
+    price: (state, _mint, related) => priceFromRaydiumAmmV4Pool(state, related),
+  }),
+  adapter({
+    kind: "raydium-cpmm",
+    dex: "raydium-cpmm",
+    candidates: (mint) => listRaydiumCpmmPoolCandidates(mint, derivedQuotes),
+    speculate: raydiumVaults(RAYDIUM_CPMM_PROGRAM_ADDRESS),
+    decode: decodeRaydiumCpmmPool,
+    required: requiredAccountsForRaydiumCpmmPool,
+    price: (state, _mint, related) => priceFromRaydiumCpmmPool(state, related),
+  }),
+  adapter({
+    kind: "raydium-clmm",
+    dex: "raydium-clmm",
+    candidates: (mint) => listRaydiumClmmPoolCandidates(mint, derivedQuotes),
+    speculate: raydiumVaults(RAYDIUM_CLMM_PROGRAM_ADDRESS),
+    decode: decodeRaydiumClmmPool,
+    required: requiredAccountsForRaydiumClmmPool,
+    price: (state, _mint, related) => priceFromRaydiumClmmPool(state, related),
+  }),
+  adapter({
+    kind: "meteora-dlmm",
+    dex: "meteora-dlmm",
+    candidates: (mint) => listMeteoraDlmmPairCandidates(mint, derivedQuotes),
+    // Reserves are PDAs [pair, mint] of the DLMM program.
+    speculate: async (c, mint) =>
+      c.quoteMint ? Promise.all([mint, c.quoteMint].map((m) => findPda(METEORA_DLMM_PROGRAM_ADDRESS, [addressBytes(c.pool), addressBytes(m)]))) : [],
+    decode: decodeMeteoraDlmmPair,
+    required: requiredAccountsForMeteoraDlmmPair,
+    price: (state, _mint, related, decimalsOf) => priceFromMeteoraDlmmPair(state, related, decimalsOf),
   }),
 ];
 

@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit";
 import { ApiError } from "../errors/api-error";
 import { limits } from "../limits";
-import { readAccounts, type RpcCaller } from "../solana/account-reader";
+import { readAccounts, type AccountRpc } from "../solana/account-reader";
 import { PYTH_SOL_USD_PRICE_ACCOUNT, USDC_MINT, USDT_MINT, WELL_KNOWN_DECIMALS, WSOL_MINT } from "../solana/well-known";
 import { decodeMint, type Mint } from "../venues/spl-token";
 import { VenueDecodeError } from "../venues/errors";
@@ -16,7 +16,7 @@ import { solUsdFromOracle, type SolUsd } from "./sol-usd-source";
 import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error";
 
 export interface PriceDeps {
-  rpc: RpcCaller;
+  rpc: AccountRpc;
   db: D1Database;
   cache: PriceCache;
   waitUntil: (p: Promise<unknown>) => void;
@@ -100,7 +100,9 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
     await Promise.all(
       mints.map(async (mint) => {
         const list = [...(await derivedCandidates(mint)), ...(registered.get(mint) ?? [])].filter((c) => c.adapter && adapters.includes(c.adapter));
-        candidatesByMint.set(mint, list);
+        // A registered pool may also be derivable: read and price it once.
+        const seen = new Set<Address>();
+        candidatesByMint.set(mint, list.filter((c) => !seen.has(c.pool) && seen.add(c.pool)));
       }),
     );
   }

@@ -1,10 +1,7 @@
 import { getBase64Encoder, type Address } from "@solana/kit";
+import { z } from "zod/mini";
 import { limits } from "../limits";
-
-/** The slice of the upstream client this module needs (src/solana/upstream.ts satisfies it). */
-export interface RpcCaller {
-  call<T>(method: string, params: unknown[], opts?: { requestId?: string; idempotent?: boolean }): Promise<{ result: T }>;
-}
+import { UpstreamError, type Upstream } from "./upstream";
 
 export interface RawAccount {
   owner: Address;
@@ -12,51 +9,84 @@ export interface RawAccount {
   data: Uint8Array;
 }
 
-/** Accounts read together, with the slot each answer was read at. Missing accounts map to null. */
+/** Accounts read together, with the lowest slot the answers were read at. Missing accounts map to null. */
 export interface AccountSnapshot {
   accounts: Map<Address, RawAccount | null>;
   slot: number;
-  /** Upstream HTTP requests this read made (0 when fully coalesced into another caller's read). */
+  /** Upstream HTTP requests this read made (0 when it joined another caller's identical read). */
   requests: number;
 }
 
-interface GmaResult {
-  context: { slot: number };
-  value: ({ owner: string; lamports: number; data: [string, string] } | null)[];
-}
+/** What a read needs: `call`, and `callRaw` to batch several pages into one HTTP request (without it, pages go in parallel). */
+export type RpcCaller = Pick<Upstream, "call">;
+export type AccountRpc = RpcCaller & Partial<Pick<Upstream, "callRaw">>;
+
+// The upstream is a trust boundary too: a malformed answer must become a defined error, not a crash later on.
+const gmaResultSchema = z.object({
+  context: z.object({ slot: z.number() }),
+  value: z.array(z.nullable(z.object({ owner: z.string(), lamports: z.number(), data: z.tuple([z.string(), z.literal("base64")]) }))),
+});
+type GmaResult = z.infer<typeof gmaResultSchema>;
 
 const base64 = getBase64Encoder();
 const inflight = new Map<string, Promise<AccountSnapshot>>();
 
 /**
- * Reads accounts with `getMultipleAccounts` (base64, confirmed), ≤100 per call, pages in parallel.
- * Identical reads in flight in this isolate share one upstream request.
+ * Reads accounts with `getMultipleAccounts` (base64, confirmed): ≤100 addresses per call, and the calls of one read
+ * sent together as a JSON-RPC batch (≤ `maxCallsPerBatch` per HTTP request) — so a cold price is one upstream round trip.
+ * Identical reads in flight in this isolate share one request.
  */
-export function readAccounts(rpc: RpcCaller, addresses: readonly Address[], requestId?: string): Promise<AccountSnapshot> {
+export function readAccounts(rpc: AccountRpc, addresses: readonly Address[], requestId?: string): Promise<AccountSnapshot> {
   const unique = [...new Set(addresses)];
   const key = unique.join(",");
   const pending = inflight.get(key);
   if (pending) return pending.then((s) => ({ ...s, requests: 0 }));
-  const read = readPages(rpc, unique, requestId).finally(() => inflight.delete(key));
+  const read = readAll(rpc, unique, requestId).finally(() => inflight.delete(key));
   inflight.set(key, read);
   return read;
 }
 
-async function readPages(rpc: RpcCaller, addresses: Address[], requestId?: string): Promise<AccountSnapshot> {
+async function readAll(rpc: AccountRpc, addresses: Address[], requestId?: string): Promise<AccountSnapshot> {
   const pages: Address[][] = [];
   for (let i = 0; i < addresses.length; i += limits.maxAccountsPerCall) pages.push(addresses.slice(i, i + limits.maxAccountsPerCall));
-  const answers = await Promise.all(
-    pages.map((page) => rpc.call<GmaResult>("getMultipleAccounts", [page, { encoding: "base64", commitment: "confirmed" }], { requestId, idempotent: true })),
-  );
+  const batches: Address[][][] = [];
+  for (let i = 0; i < pages.length; i += limits.maxCallsPerBatch) batches.push(pages.slice(i, i + limits.maxCallsPerBatch));
+  const results = (await Promise.all(batches.map((batch) => readBatch(rpc, batch, requestId)))).flat();
+
   const accounts = new Map<Address, RawAccount | null>();
   let slot = Number.MAX_SAFE_INTEGER;
-  answers.forEach(({ result }, p) => {
-    slot = Math.min(slot, result.context.slot);
+  results.forEach((result, p) => {
     const page = pages[p]!;
+    if (result.value.length !== page.length) throw new UpstreamError("bad-response", "getMultipleAccounts answered a different number of accounts");
+    slot = Math.min(slot, result.context.slot);
     page.forEach((address, i) => {
       const v = result.value[i];
       accounts.set(address, v ? { owner: v.owner as Address, lamports: BigInt(v.lamports), data: base64.encode(v.data[0]) as Uint8Array } : null);
     });
   });
-  return { accounts, slot: pages.length ? slot : 0, requests: pages.length };
+  return { accounts, slot: pages.length ? slot : 0, requests: rpc.callRaw ? batches.length : pages.length };
+}
+
+const config = { encoding: "base64", commitment: "confirmed" } as const;
+
+async function readBatch(rpc: AccountRpc, pages: Address[][], requestId?: string): Promise<GmaResult[]> {
+  const options = { requestId, idempotent: true };
+  if (pages.length === 1 || !rpc.callRaw) {
+    return Promise.all(pages.map(async (page) => parseResult((await rpc.call<unknown>("getMultipleAccounts", [page, config], options)).result)));
+  }
+  const body = JSON.stringify(pages.map((page, id) => ({ jsonrpc: "2.0", id, method: "getMultipleAccounts", params: [page, config] })));
+  const answer = await rpc.callRaw(body, { batchSize: pages.length }, options);
+  const items = answer.json as { id: unknown; result?: unknown; error?: { code: number; message: string } }[];
+  return pages.map((_, id) => {
+    const item = items.find((i) => i.id === id);
+    if (!item) throw new UpstreamError("bad-response", "batch answer lacks an item");
+    if (item.error) throw new UpstreamError("rpc-error", item.error.message, { rpcError: item.error });
+    return parseResult(item.result);
+  });
+}
+
+function parseResult(result: unknown): GmaResult {
+  const parsed = gmaResultSchema.safeParse(result);
+  if (!parsed.success) throw new UpstreamError("bad-response", "getMultipleAccounts answer has an unexpected shape");
+  return parsed.data;
 }
