@@ -1,0 +1,51 @@
+// Price benchmarks that need no wrk: cold latency vs one direct getMultipleAccounts, and upstream requests per request.
+// env: BASE_URL (worker, normal TTL), COLD_BASE_URL (worker with PRICE_CACHE_TTL_MS=0), LOCALNET_URL, API_KEY, N (default 200)
+const { BASE_URL, COLD_BASE_URL, LOCALNET_URL, API_KEY } = process.env;
+const N = Number(process.env.N ?? 200);
+const headers = { "x-api-key": API_KEY };
+
+const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();
+const tokens = manifest.tokens.filter((t) => t.pools.length > 0 && !t.tags.includes("complete"));
+const pick = tokens.find((t) => t.venues.includes("pumpswap")) ?? tokens[0];
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+async function timeLoop(fn) {
+  const samples = [];
+  for (let i = 0; i < N; i++) {
+    const t = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+const ms = (x) => `${x.toFixed(2)} ms`;
+
+async function stats(id) {
+  return (await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${id}`)).json()).requests;
+}
+async function countedPrice(base, ca, id) {
+  const res = await fetch(`${base}/api/v1/price?ca=${ca}`, { headers: { ...headers, "x-request-id": id } });
+  await res.arrayBuffer();
+  return { status: res.status, requests: await stats(id) };
+}
+
+// 1) Cold price (every request misses the price cache: TTL 0) next to one direct getMultipleAccounts of 100 accounts.
+const addresses = manifest.tokens.flatMap((t) => [t.mint, ...t.pools.map((p) => p.address)]).slice(0, 100);
+const gmaBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getMultipleAccounts", params: [addresses, { encoding: "base64", commitment: "confirmed" }] });
+await fetch(`${COLD_BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers }); // static facts (derivations) warm, as in steady state
+const cold = await timeLoop(async () => (await fetch(`${COLD_BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers })).arrayBuffer());
+const direct = await timeLoop(async () => (await fetch(LOCALNET_URL, { method: "POST", headers: { "content-type": "application/json" }, body: gmaBody })).arrayBuffer());
+console.log(`cold price p50 ${ms(cold.p50)} p99 ${ms(cold.p99)}   direct getMultipleAccounts(100) p50 ${ms(direct.p50)} p99 ${ms(direct.p99)}   ratio p50 ${(cold.p50 / direct.p50).toFixed(2)}x`);
+
+// 2) Upstream HTTP requests per request, counted at localnet by request id.
+const run = Date.now();
+const coldCount = await countedPrice(COLD_BASE_URL, pick.mint, `bench-cold-${run}`);
+await fetch(`${BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers });
+const warmCount = await countedPrice(BASE_URL, pick.mint, `bench-warm-${run}`);
+const hundred = manifest.tokens.map((t) => t.mint).slice(0, 100);
+while (hundred.length < 100) hundred.push(hundred[hundred.length % manifest.tokens.length]);
+const listCount = await countedPrice(COLD_BASE_URL, hundred.join(","), `bench-100-${run}`);
+console.log(`upstream requests: cold single ${coldCount.requests}, warm single ${warmCount.requests}, cold ${new Set(hundred).size} distinct mints ${listCount.requests} (HTTP ${coldCount.status}/${warmCount.status}/${listCount.status})`);

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# npm run bench: localnet + the bundled worker under Miniflare (two instances: normal price TTL and TTL 0 for cold
+# numbers), then wrk load and latency scripts. Prints numbers; never fails CI (not part of npm test).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true WRANGLER_SEND_ERROR_REPORTS=false
+command -v wrk >/dev/null || { echo "installing wrk"; (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null 2>&1 || { echo "wrk unavailable"; exit 1; }; }
+
+LN_PORT=18899; WS_PORT=18900; PORT=18787; COLD_PORT=18788
+KEY="tmd_$(node -e 'console.log(require("crypto").randomBytes(24).toString("base64url"))')"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap cleanup EXIT
+
+npx wrangler deploy --dry-run --outdir dist >/tmp/bench-bundle.log 2>&1 || { cat /tmp/bench-bundle.log; exit 1; }
+echo "bundle: $(wc -c <dist/index.js) bytes, gzip $(gzip -c dist/index.js | wc -c) bytes"
+
+npx tsx localnet/main.ts --port $LN_PORT --ws-port $WS_PORT --seed 1 >/tmp/bench-localnet.log 2>&1 & pids+=($!)
+for _ in $(seq 1 100); do curl -sf http://127.0.0.1:$LN_PORT/health >/dev/null && break; sleep 0.2; done
+start_worker() { # port ttl
+  PORT=$1 PRICE_CACHE_TTL_MS=$2 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$LN_PORT UPSTREAM_WS_URL=ws://127.0.0.1:$WS_PORT \
+    METADATA_DEV_HOSTS=127.0.0.1:$LN_PORT node bench/serve-worker.mjs >/tmp/bench-worker-$1.log 2>&1 & pids+=($!)
+  for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$1.log && return 0; sleep 0.2; done
+  cat /tmp/bench-worker-$1.log; return 1
+}
+start_worker $PORT 1000 || exit 1
+start_worker $COLD_PORT 0 || exit 1
+BASE=http://127.0.0.1:$PORT
+MINT=$(curl -s http://127.0.0.1:$LN_PORT/__localnet/world | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const w=JSON.parse(s);const t=w.tokens.find(t=>t.venues.includes("pumpswap"))||w.tokens[0];console.log(t.mint)})')
+curl -s -H "x-api-key: $KEY" "$BASE/api/v1/price?ca=$MINT" >/dev/null
+
+echo; echo "== trivial route vs warm price (wrk -t1 -c50 -d${BENCH_SECONDS:-10}s, same run)"
+bench/wrk-report.sh "GET /health" "$BASE/health"
+bench/wrk-report.sh "GET /api/v1/price (warm)" "$BASE/api/v1/price?ca=$MINT" -H "x-api-key: $KEY"
+
+echo; echo "== price: cold latency and upstream requests"
+BASE_URL=$BASE COLD_BASE_URL=http://127.0.0.1:$COLD_PORT LOCALNET_URL=http://127.0.0.1:$LN_PORT API_KEY=$KEY node bench/price.mjs
+
+for extra in rpc overview; do
+  if [ -f bench/$extra.mjs ]; then
+    echo; echo "== $extra"
+    BASE_URL=$BASE LOCALNET_URL=http://127.0.0.1:$LN_PORT API_KEY=$KEY node bench/$extra.mjs
+  fi
+done
+
+echo; echo "== decode + price per pool kind (vitest bench, real mainnet bytes)"
+npx vitest bench --run --project node 2>&1 | grep -E "·|name|hz" | head -40
