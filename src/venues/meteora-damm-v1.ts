@@ -1,0 +1,221 @@
+/**
+ * Meteora DAMM v1 (dynamic AMM, program Eo7WjKq6…). Pools hold LP shares of shared dynamic vaults, so
+ * pricing reads the two vaults, the pool's two vault-LP token accounts and the two vault LP mints.
+ * Curves: constant product, or stable swap (amp, decimal multipliers, optional depeg virtual price).
+ */
+import { address, getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
+import { ratio, type Ratio } from "../pricing/fixed-point";
+import { METEORA_DAMM_V1_PROGRAM_ADDRESS } from "../solana/well-known";
+import { assertAccountShape } from "./account";
+import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { VenueDecodeError } from "./errors";
+import { getFieldsDecoder } from "./layout";
+import { decodeMeteoraVault, meteoraVaultAmountByShare, type MeteoraVault } from "./meteora-vault";
+import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
+import { reservePrice, toHumanPrice } from "./pool-price";
+import { decodeMint, decodeVault } from "./spl-token";
+import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+
+export { METEORA_DAMM_V1_PROGRAM_ADDRESS };
+
+export const METEORA_DAMM_V1_POOL_DISCRIMINATOR = getBase16Encoder().encode("f19a6d0411b16dbc");
+/** Fixture pools are 1,387 B; pricing reads up to the stable curve's depeg type at 916. */
+export const METEORA_DAMM_V1_POOL_MIN_SIZE = 917;
+/** Configs DBC pools migrate to (FixedBps 25, 30, 100, 200, 400, 600), from the DBC SDK. */
+export const METEORA_DAMM_V1_DBC_MIGRATION_CONFIGS: readonly Address[] = [
+  address("8f848CEy8eY6PhJ3VcemtBDzPPSD4Vq7aJczLZ3o8MmX"),
+  address("HBxB8Lf14Yj8pqeJ8C4qDb5ryHL7xwpuykz31BLNYr7S"),
+  address("7v5vBdUQHTNeqk1HnduiXcgbvCyVEZ612HLmYkQoAkik"),
+  address("EkvP7d5yKxovj884d2DwmBQbrHUWRLGK6bympzrkXGja"),
+  address("9EZYAJrcqNWNQzP2trzZesP7XKMHA1jEomHzbRsdX8R2"),
+  address("8cdKo87jZU2R12KY1BUjjRPwyjgdNjLGqSGQyrDshhud"),
+];
+/** Config indices seen on mainnet pools (3Lxsto… → 29, swap tx 2mHGPXMz); the full set needs a gPA. */
+export const METEORA_DAMM_V1_KNOWN_CONFIG_INDICES: readonly number[] = [29];
+const CONSTANT_PRODUCT = 0;
+/** Depeg pools scale token A by this precision and token B by its virtual price (same precision). */
+const DEPEG_PRECISION = 1_000_000n;
+
+export interface MeteoraDammV1Pool {
+  readonly tokenAMint: Address;
+  readonly tokenBMint: Address;
+  readonly aVault: Address;
+  readonly bVault: Address;
+  /** the pool's token accounts of vault LP (its share of each vault) */
+  readonly aVaultLp: Address;
+  readonly bVaultLp: Address;
+  readonly enabled: boolean;
+  /** 0 constant product, 1 stable */
+  readonly curveType: number;
+  readonly amp: bigint;
+  readonly tokenAMultiplier: bigint;
+  readonly tokenBMultiplier: bigint;
+  readonly baseVirtualPrice: bigint;
+  /** 0 none, 1 Marinade, 2 Lido, 3 SPL stake pool */
+  readonly depegType: number;
+}
+
+const poolDecoder = getFieldsDecoder({
+  tokenAMint: [40, getAddressDecoder()],
+  tokenBMint: [72, getAddressDecoder()],
+  aVault: [104, getAddressDecoder()],
+  bVault: [136, getAddressDecoder()],
+  aVaultLp: [168, getAddressDecoder()],
+  bVaultLp: [200, getAddressDecoder()],
+  enabled: [233, getBooleanDecoder()],
+  curveType: [874, getU8Decoder()],
+  amp: [875, getU64Decoder()],
+  tokenAMultiplier: [883, getU64Decoder()],
+  tokenBMultiplier: [891, getU64Decoder()],
+  baseVirtualPrice: [900, getU64Decoder()],
+  depegType: [916, getU8Decoder()],
+});
+
+/** Decodes a dynamic-AMM Pool (the "Pool" discriminator is shared with PumpSwap and DAMM v2). */
+export function decodeMeteoraDammV1Pool(account: AccountBytes): MeteoraDammV1Pool {
+  assertAccountShape(account, {
+    layout: "MeteoraDammV1Pool",
+    owners: [METEORA_DAMM_V1_PROGRAM_ADDRESS],
+    size: [METEORA_DAMM_V1_POOL_MIN_SIZE],
+    discriminator: METEORA_DAMM_V1_POOL_DISCRIMINATOR,
+  });
+  return poolDecoder.decode(account.data);
+}
+
+/** Permissionless constant-product pool with the default 0.25 % fee: [0u8, max(a, b), min(a, b)]. */
+export function findMeteoraDammV1PermissionlessPoolAddress(mintA: Address, mintB: Address): Promise<Address> {
+  const [low, high] = sortedMintBytes(mintA, mintB);
+  return findPda(METEORA_DAMM_V1_PROGRAM_ADDRESS, [Uint8Array.of(0), high, low]);
+}
+
+/** Customizable constant-product pool: ["pool", max(a, b), min(a, b)]. */
+export function findMeteoraDammV1CustomizablePoolAddress(mintA: Address, mintB: Address): Promise<Address> {
+  const [low, high] = sortedMintBytes(mintA, mintB);
+  return findPda(METEORA_DAMM_V1_PROGRAM_ADDRESS, ["pool", high, low]);
+}
+
+/** Config PDA of an index: ["config", index u64 LE] (memoised). */
+export const findMeteoraDammV1ConfigAddress = memoizeByIndex((index) =>
+  findPda(METEORA_DAMM_V1_PROGRAM_ADDRESS, ["config", u64Le(index)]),
+);
+
+/** Pool of a config: [max(a, b), min(a, b), config]. */
+export function findMeteoraDammV1ConfigPoolAddress(config: Address, mintA: Address, mintB: Address): Promise<Address> {
+  const [low, high] = sortedMintBytes(mintA, mintB);
+  return findPda(METEORA_DAMM_V1_PROGRAM_ADDRESS, [high, low, addressBytes(config)]);
+}
+
+/**
+ * Constant-product pools of `mint` against each quote mint: permissionless (default fee), customizable,
+ * DBC migration configs and config indices. Permissioned pools use arbitrary keys and are not derivable.
+ */
+export function listMeteoraDammV1PoolCandidates(
+  mint: Address,
+  quoteMints: readonly Address[] = DEFAULT_QUOTE_MINTS,
+  configIndices: readonly number[] = METEORA_DAMM_V1_KNOWN_CONFIG_INDICES,
+): Promise<PoolCandidate[]> {
+  return pairCandidates("meteora-damm-v1", mint, quoteMints, [
+    (quoteMint) => findMeteoraDammV1PermissionlessPoolAddress(mint, quoteMint),
+    (quoteMint) => findMeteoraDammV1CustomizablePoolAddress(mint, quoteMint),
+    ...METEORA_DAMM_V1_DBC_MIGRATION_CONFIGS.map((config) => (quoteMint: Address) => findMeteoraDammV1ConfigPoolAddress(config, mint, quoteMint)),
+    ...configIndices.map(
+      (index) => async (quoteMint: Address) =>
+        findMeteoraDammV1ConfigPoolAddress(await findMeteoraDammV1ConfigAddress(index), mint, quoteMint),
+    ),
+  ]);
+}
+
+type VaultRelated = "aVault" | "bVault" | "aVaultLp" | "bVaultLp";
+type LpMintRelated = "aVaultLpMint" | "bVaultLpMint";
+
+/** First read: the two vaults and the pool's vault-LP token accounts. */
+export function requiredAccountsForMeteoraDammV1Pool(pool: MeteoraDammV1Pool): RelatedAddresses<VaultRelated> {
+  return { aVault: pool.aVault, bVault: pool.bVault, aVaultLp: pool.aVaultLp, bVaultLp: pool.bVaultLp };
+}
+
+/** Second read: the vault LP mints (their supply), named by the decoded vaults. Immutable per vault: cacheable. */
+export function requiredVaultLpMintsForMeteoraDammV1(aVault: MeteoraVault, bVault: MeteoraVault): RelatedAddresses<LpMintRelated> {
+  return { aVaultLpMint: aVault.lpMint, bVaultLpMint: bVault.lpMint };
+}
+
+/** Token amount a pool owns through one vault: unlocked vault amount × pool's LP / LP supply. */
+function poolTokenAmount(
+  vaultAccount: AccountBytes,
+  lpAccount: AccountBytes,
+  lpMintAccount: AccountBytes,
+  tokenMint: Address,
+  nowSeconds: bigint,
+): bigint {
+  const vault = decodeMeteoraVault(vaultAccount);
+  if (vault.tokenMint !== tokenMint) throw new VenueDecodeError("MeteoraDammV1Pool", "mismatch", `vault of ${vault.tokenMint}`);
+  const shares = decodeVault("MeteoraDammV1Pool", lpAccount, vault.lpMint).amount;
+  return meteoraVaultAmountByShare(vault, nowSeconds, shares, decodeMint(lpMintAccount).supply);
+}
+
+/**
+ * Stable-swap invariant D for two normalised balances, by Newton's method on
+ * Ann·(x + y) + D = Ann·D + D³/(4xy) with Ann = amp × 2 (the Saber form the program uses).
+ */
+function stableInvariant(leverage: bigint, x: bigint, y: bigint): bigint {
+  const sum = x + y;
+  let d = sum;
+  for (let i = 0; i < 256; i++) {
+    const dP = (((d * d) / (2n * x)) * d) / (2n * y);
+    const previous = d;
+    d = ((leverage * sum + 2n * dP) * d) / ((leverage - 1n) * d + 3n * dP);
+    if (d - previous <= 1n && previous - d <= 1n) break;
+  }
+  return d;
+}
+
+/**
+ * Marginal stable-swap price of x in y (dy/dx along the invariant), exact once D is known:
+ * (Ann + D³/(4x²y)) / (Ann + D³/(4xy²)) = (4·Ann·x²y² + D³·y) / (4·Ann·x²y² + D³·x).
+ */
+function stableMarginalPrice(leverage: bigint, x: bigint, y: bigint): Ratio {
+  const d = stableInvariant(leverage, x, y);
+  const cube = d * d * d;
+  const core = 4n * leverage * x * x * y * y;
+  return ratio(core + cube * y, core + cube * x);
+}
+
+/**
+ * Spot price B per A at `nowSeconds` (vault profit unlocks over time). Stable pools normalise amounts
+ * by the decimal multipliers and, for depeg pools, by the stored base virtual price of token B (the
+ * program refreshes it from the stake pool at most every 10 minutes, so it may lag by that much).
+ */
+export function priceFromMeteoraDammV1Pool(
+  pool: MeteoraDammV1Pool,
+  related: RelatedAccounts<VaultRelated | LpMintRelated>,
+  decimalsOf: DecimalsOf,
+  nowSeconds: bigint,
+): PoolPrice {
+  const a = poolTokenAmount(related.aVault, related.aVaultLp, related.aVaultLpMint, pool.tokenAMint, nowSeconds);
+  const b = poolTokenAmount(related.bVault, related.bVaultLp, related.bVaultLpMint, pool.tokenBMint, nowSeconds);
+  const decimalsA = decimalsOf(pool.tokenAMint);
+  const decimalsB = decimalsOf(pool.tokenBMint);
+  let price: Ratio;
+  if (pool.curveType === CONSTANT_PRODUCT) {
+    price = reservePrice("MeteoraDammV1Pool", a, b, decimalsA, decimalsB);
+  } else {
+    const depeg = pool.depegType !== 0;
+    const scaleA = pool.tokenAMultiplier * (depeg ? DEPEG_PRECISION : 1n);
+    const scaleB = pool.tokenBMultiplier * (depeg ? pool.baseVirtualPrice : 1n);
+    if (a === 0n || b === 0n || scaleA === 0n || scaleB === 0n || pool.amp === 0n) {
+      throw new VenueDecodeError("MeteoraDammV1Pool", "value", "empty stable pool");
+    }
+    const normalised = stableMarginalPrice(pool.amp * 2n, a * scaleA, b * scaleB);
+    // dy/dx in normalised units → raw B per raw A: × scaleA / scaleB
+    price = toHumanPrice(ratio(normalised.num * scaleA, normalised.den * scaleB), decimalsA, decimalsB);
+  }
+  return {
+    kind: "meteora-damm-v1",
+    baseMint: pool.tokenAMint,
+    quoteMint: pool.tokenBMint,
+    priceQuotePerBase: price,
+    quoteLiquidity: b,
+    baseReserve: a,
+    tradable: pool.enabled,
+    extra: {},
+  };
+}
