@@ -1,0 +1,45 @@
+/**
+ * Counts JSON-RPC HTTP requests (a batch is one request; its methods each count) in total and per `x-request-id`, so a
+ * test can assert how many upstream calls one API request caused. Per-id entries are capped (oldest dropped first).
+ */
+export interface RequestCounts {
+  requests: number;
+  methods: Record<string, number>;
+}
+
+const MAX_TRACKED_IDS = 10_000;
+
+function emptyCounts(): RequestCounts {
+  return { requests: 0, methods: {} };
+}
+
+function add(counts: RequestCounts, methods: string[]): void {
+  counts.requests++;
+  for (const method of methods) counts.methods[method] = (counts.methods[method] ?? 0) + 1;
+}
+
+export class RequestStats {
+  private total = emptyCounts();
+  private readonly byRequestId = new Map<string, RequestCounts>();
+
+  record(requestId: string | undefined, methods: string[]): void {
+    add(this.total, methods);
+    if (requestId === undefined) return;
+    let counts = this.byRequestId.get(requestId);
+    if (!counts) {
+      if (this.byRequestId.size >= MAX_TRACKED_IDS) this.byRequestId.delete(this.byRequestId.keys().next().value!);
+      this.byRequestId.set(requestId, (counts = emptyCounts()));
+    }
+    add(counts, methods);
+  }
+
+  get(requestId?: string): RequestCounts {
+    if (requestId === undefined) return this.total;
+    return this.byRequestId.get(requestId) ?? emptyCounts();
+  }
+
+  reset(): void {
+    this.total = emptyCounts();
+    this.byRequestId.clear();
+  }
+}

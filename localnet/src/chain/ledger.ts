@@ -1,0 +1,345 @@
+/**
+ * The ledger: slots, blocks, commitment levels, versioned accounts and the transaction indexes.
+ *
+ * - A slot is either produced (a block exists) or skipped (decided by the seed); only produced slots are banks, so
+ *   processed/confirmed/finalized always name produced slots: processed = the newest block, confirmed = the one before,
+ *   finalized = the newest block at least `finalityDepth` slots behind processed (slot 0 at worst).
+ * - Blocks older than `maxBlockSlots` slots are pruned, with their transaction index entries; the skip schedule still
+ *   answers for them, as Agave's slot history does.
+ * - Accounts are versioned per slot (see AccountStore) and compacted to the finalized slot after each slot's listeners ran.
+ */
+import { AccountStore } from "./account-store.js";
+import { MAX_PROCESSING_AGE, RENT_EXEMPT_EPOCH } from "./cluster-constants.js";
+import { SYSTEM_PROGRAM_ID } from "./program-ids.js";
+import { blockhashOf, genesisHashOf, identityOf, isSkippedSlot } from "./slot-schedule.js";
+import type { AccountState, Block, LedgerWriter, Pubkey, Reward, TxRecord, World } from "./types.js";
+
+export type Commitment = "processed" | "confirmed" | "finalized";
+
+export interface CommitmentSlots {
+  processed: number;
+  confirmed: number;
+  finalized: number;
+}
+
+/** What listeners (PubSub) learn after every slot, produced or skipped. */
+export interface SlotEvent {
+  slot: number;
+  block: Block | null;
+  before: CommitmentSlots;
+  after: CommitmentSlots;
+}
+
+export interface LedgerOptions {
+  seed: number;
+  finalityDepth: number;
+  /** Milliseconds per slot used for block times. */
+  slotDurationMs: number;
+  /** Unix seconds of slot 0. */
+  genesisTime: number;
+  /** Slots of blocks kept; older blocks are pruned. */
+  maxBlockSlots: number;
+}
+
+export interface TxLocation {
+  block: Block;
+  index: number;
+}
+
+interface StoredBlock {
+  block: Block;
+  /** Transactions in this block and all before it (getTransactionCount / getEpochInfo). */
+  transactionCount: number;
+}
+
+/** (slot, index in block) packed into one number that sorts like the pair: slot < 2^37 and index < 2^16 keep it exact. */
+const INDEX_SPAN = 65_536;
+const pack = (slot: number, index: number) => slot * INDEX_SPAN + index;
+const slotOfPacked = (packed: number) => Math.floor(packed / INDEX_SPAN);
+
+/** Ascending list consumed from the front by pruning without shifting the whole array each time. */
+class PrunableList {
+  items: number[] = [];
+  head = 0;
+
+  dropBelow(limit: number): void {
+    while (this.head < this.items.length && this.items[this.head]! < limit) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+}
+
+/** Index of the first element >= value in items[from..] (ascending). */
+function lowerBound(items: number[], from: number, value: number): number {
+  let lo = from;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const IDENTITY_GENESIS_LAMPORTS = 500_000_000_000n;
+
+export class Ledger {
+  readonly accounts = new AccountStore();
+  readonly seed: number;
+  readonly genesisHash: string;
+  readonly identity: Pubkey;
+  readonly finalityDepth: number;
+  private readonly options: LedgerOptions;
+  private readonly blocks = new Map<number, StoredBlock>();
+  private readonly produced = new PrunableList();
+  private readonly signatureIndex = new Map<string, number>();
+  private readonly addressIndex = new Map<Pubkey, PrunableList>();
+  private readonly blockhashHeights = new Map<string, number>();
+  private readonly listeners: ((event: SlotEvent) => void)[] = [];
+  private slots: CommitmentSlots = { processed: 0, confirmed: 0, finalized: 0 };
+  private current = 0;
+
+  constructor(options: LedgerOptions) {
+    this.options = options;
+    this.seed = options.seed;
+    this.finalityDepth = options.finalityDepth;
+    this.genesisHash = genesisHashOf(options.seed);
+    this.identity = identityOf(options.seed);
+  }
+
+  /** Writes genesis accounts (the world's, then `extraAccounts`, which win) and block 0. */
+  genesis(world: World, extraAccounts: Iterable<[Pubkey, AccountState]> = []): void {
+    this.accounts.set(this.identity, 0, {
+      lamports: IDENTITY_GENESIS_LAMPORTS,
+      owner: SYSTEM_PROGRAM_ID,
+      data: new Uint8Array(0),
+      executable: false,
+      rentEpoch: RENT_EXEMPT_EPOCH,
+    });
+    world.genesis(this.writerFor(0, this.genesisHash));
+    for (const [pubkey, state] of extraAccounts) this.accounts.set(pubkey, 0, state);
+    this.store({
+      slot: 0,
+      parentSlot: 0,
+      blockhash: this.genesisHash,
+      previousBlockhash: "11111111111111111111111111111111",
+      blockTime: this.options.genesisTime,
+      blockHeight: 0,
+      transactions: [],
+      rewards: [],
+    });
+  }
+
+  onSlot(listener: (event: SlotEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** The newest slot advanced through, produced or skipped. */
+  get currentSlot(): number {
+    return this.current;
+  }
+
+  get commitments(): CommitmentSlots {
+    return { ...this.slots };
+  }
+
+  slotAt(commitment: Commitment): number {
+    return this.slots[commitment];
+  }
+
+  /** Advances one slot: builds its block with the world unless the seed skips it, then notifies listeners. */
+  advance(world: World): SlotEvent {
+    const slot = ++this.current;
+    const before = this.commitments;
+    let block: Block | null = null;
+    if (!isSkippedSlot(this.seed, slot)) {
+      block = this.buildBlock(slot, world);
+      this.store(block);
+    }
+    this.slots = this.commitmentsAfter();
+    this.prune();
+    const event: SlotEvent = { slot, block, before, after: this.commitments };
+    for (const listener of this.listeners) listener(event);
+    this.accounts.compact(this.slots.finalized);
+    return event;
+  }
+
+  blockTimeOf(slot: number): number {
+    return this.options.genesisTime + Math.floor((slot * this.options.slotDurationMs) / 1000);
+  }
+
+  getBlock(slot: number): Block | undefined {
+    return this.blocks.get(slot)?.block;
+  }
+
+  isSkipped(slot: number): boolean {
+    return isSkippedSlot(this.seed, slot);
+  }
+
+  /** Lowest slot whose block is still stored. */
+  get firstAvailableBlock(): number {
+    return this.produced.items[this.produced.head] ?? 0;
+  }
+
+  /** Produced slots in [from, to], ascending. */
+  producedSlots(from: number, to: number): number[] {
+    const { items, head } = this.produced;
+    const out: number[] = [];
+    for (let i = lowerBound(items, head, from); i < items.length && items[i]! <= to; i++) out.push(items[i]!);
+    return out;
+  }
+
+  transactionCountAt(slot: number): number {
+    return this.blocks.get(slot)?.transactionCount ?? 0;
+  }
+
+  findTransaction(signature: string): TxLocation | undefined {
+    const packed = this.signatureIndex.get(signature);
+    if (packed === undefined) return undefined;
+    const block = this.blocks.get(slotOfPacked(packed))?.block;
+    return block && { block, index: packed % INDEX_SPAN };
+  }
+
+  /**
+   * Transactions mentioning `address` in slots <= `highestSlot`, newest first (slot, then position in block, descending).
+   * `before` unknown → nothing (as Agave); `until` stops the walk before that signature.
+   */
+  signaturesForAddress(address: Pubkey, highestSlot: number, before: string | undefined, until: string | undefined, limit: number): TxLocation[] {
+    const list = this.addressIndex.get(address);
+    if (!list) return [];
+    let end = lowerBound(list.items, list.head, pack(highestSlot + 1, 0));
+    if (before !== undefined) {
+      const beforePacked = this.signatureIndex.get(before);
+      if (beforePacked === undefined) return [];
+      end = Math.min(end, lowerBound(list.items, list.head, beforePacked));
+    }
+    const untilPacked = until === undefined ? undefined : this.signatureIndex.get(until);
+    const out: TxLocation[] = [];
+    for (let i = end - 1; i >= list.head && out.length < limit; i--) {
+      const packed = list.items[i]!;
+      if (packed === untilPacked) break;
+      const block = this.blocks.get(slotOfPacked(packed))?.block;
+      if (block) out.push({ block, index: packed % INDEX_SPAN });
+    }
+    return out;
+  }
+
+  /** Block height at which `blockhash` was produced, if its block is still stored. */
+  blockHeightOfBlockhash(blockhash: string): number | undefined {
+    return this.blockhashHeights.get(blockhash);
+  }
+
+  /** Agave `is_blockhash_valid`: produced at most MAX_PROCESSING_AGE blocks before the bank at `slot`. */
+  isBlockhashValid(blockhash: string, slot: number): boolean {
+    const height = this.blockhashHeights.get(blockhash);
+    const bankHeight = this.getBlock(slot)?.blockHeight;
+    return height !== undefined && bankHeight !== undefined && height <= bankHeight && bankHeight - height <= MAX_PROCESSING_AGE;
+  }
+
+  private writerFor(slot: number, recentBlockhash: string): LedgerWriter {
+    const accounts = this.accounts;
+    return {
+      slot,
+      blockTime: this.blockTimeOf(slot),
+      recentBlockhash,
+      // Copies in and out: the world may reuse buffers, and stored versions must never change under older commitments.
+      getAccount: (pubkey) => {
+        const state = accounts.get(pubkey, slot);
+        return state && { ...state, data: state.data.slice() };
+      },
+      setAccount: (pubkey, state) => accounts.set(pubkey, slot, { ...state, data: state.data.slice() }),
+      deleteAccount: (pubkey) => accounts.set(pubkey, slot, null),
+    };
+  }
+
+  private buildBlock(slot: number, world: World): Block {
+    const parent = this.blocks.get(this.slots.processed)!.block;
+    let transactions: TxRecord[] = [];
+    try {
+      transactions = world.produceSlot(this.writerFor(slot, parent.blockhash));
+    } catch (err) {
+      // A world bug must not stop the chain: the slot still gets an (empty) block.
+      console.error(`[localnet] world.produceSlot(${slot}) failed:`, err);
+    }
+    return {
+      slot,
+      parentSlot: parent.slot,
+      blockhash: blockhashOf(this.seed, slot),
+      previousBlockhash: parent.blockhash,
+      blockTime: this.blockTimeOf(slot),
+      blockHeight: parent.blockHeight + 1,
+      transactions,
+      rewards: this.collectFees(slot, transactions),
+    };
+  }
+
+  /** Half of the fees go to the leader (the other half is burned), as a "fee" reward credited to the identity. */
+  private collectFees(slot: number, transactions: TxRecord[]): Reward[] {
+    let fees = 0n;
+    for (const tx of transactions) fees += tx.meta.fee;
+    const reward = fees / 2n;
+    if (reward === 0n) return [];
+    const identity = this.accounts.get(this.identity, slot)!;
+    const postBalance = identity.lamports + reward;
+    this.accounts.set(this.identity, slot, { ...identity, lamports: postBalance });
+    return [{ pubkey: this.identity, lamports: reward, postBalance, rewardType: "fee", commission: null }];
+  }
+
+  private store(block: Block): void {
+    const previousCount = this.blocks.get(this.slots.processed)?.transactionCount ?? 0;
+    this.blocks.set(block.slot, { block, transactionCount: previousCount + block.transactions.length });
+    this.produced.items.push(block.slot);
+    this.blockhashHeights.set(block.blockhash, block.blockHeight);
+    block.transactions.forEach((tx, index) => {
+      const packed = pack(block.slot, index);
+      if (tx.signatures[0]) this.signatureIndex.set(tx.signatures[0], packed);
+      for (const key of new Set(tx.message.accountKeys)) {
+        let list = this.addressIndex.get(key);
+        if (!list) this.addressIndex.set(key, (list = new PrunableList()));
+        list.items.push(packed);
+      }
+    });
+    this.slots.processed = block.slot;
+  }
+
+  private commitmentsAfter(): CommitmentSlots {
+    const { items, head } = this.produced;
+    const processed = items[items.length - 1]!;
+    const finalizedTarget = Math.max(0, processed - this.finalityDepth);
+    const finalizedIndex = Math.max(head, lowerBound(items, head, finalizedTarget + 1) - 1);
+    const finalized = Math.min(items[finalizedIndex] ?? 0, processed);
+    const confirmed = Math.max(finalized, items[items.length - 2] ?? processed);
+    return { processed, confirmed, finalized: Math.max(finalized, this.slots.finalized) };
+  }
+
+  private prune(): void {
+    const keepFrom = this.current - this.options.maxBlockSlots + 1;
+    // Never prune at or above the finalized block: every commitment level must keep its bank.
+    const limit = Math.min(keepFrom, this.slots.finalized);
+    const { items } = this.produced;
+    while (this.produced.head < items.length && items[this.produced.head]! < limit) {
+      const slot = items[this.produced.head]!;
+      this.produced.head++;
+      const stored = this.blocks.get(slot);
+      if (!stored) continue;
+      this.blocks.delete(slot);
+      this.blockhashHeights.delete(stored.block.blockhash);
+      for (const tx of stored.block.transactions) {
+        if (tx.signatures[0]) this.signatureIndex.delete(tx.signatures[0]);
+        for (const key of tx.message.accountKeys) {
+          const list = this.addressIndex.get(key);
+          if (!list) continue;
+          list.dropBelow(pack(limit, 0));
+          if (list.length === 0) this.addressIndex.delete(key);
+        }
+      }
+    }
+    this.produced.dropBelow(limit);
+  }
+}

@@ -1,0 +1,40 @@
+/** Program and sysvar addresses the chain and its encoders must recognise (values as on mainnet). */
+export const SYSTEM_PROGRAM_ID = "11111111111111111111111111111111";
+export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
+export const ASSOCIATED_TOKEN_PROGRAM_ID = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL";
+export const MEMO_PROGRAM_IDS = new Set(["MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr", "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo"]);
+export const NATIVE_MINT = "So11111111111111111111111111111111111111112";
+export const VOTE_PROGRAM_ID = "Vote111111111111111111111111111111111111111";
+
+export function isTokenProgram(programId: string): boolean {
+  return programId === TOKEN_PROGRAM_ID || programId === TOKEN_2022_PROGRAM_ID;
+}
+
+/**
+ * Keys Agave never reports as writable in parsed account lists even when the header says so
+ * (a subset of its reserved account keys: builtin programs and sysvars).
+ */
+export const RESERVED_ACCOUNT_KEYS = new Set([
+  SYSTEM_PROGRAM_ID,
+  VOTE_PROGRAM_ID,
+  "Stake11111111111111111111111111111111111111",
+  "Config1111111111111111111111111111111111111",
+  "ComputeBudget111111111111111111111111111111",
+  "AddressLookupTab1e1111111111111111111111111",
+  "BPFLoaderUpgradeab1e11111111111111111111111",
+  "BPFLoader2111111111111111111111111111111111",
+  "Ed25519SigVerify111111111111111111111111111",
+  "KeccakSecp256k11111111111111111111111111111",
+  "NativeLoader1111111111111111111111111111111",
+  "SysvarC1ock11111111111111111111111111111111",
+  "SysvarEpochSchedu1e111111111111111111111111",
+  "SysvarFees111111111111111111111111111111111",
+  "Sysvar1nstructions1111111111111111111111111",
+  "SysvarRecentB1ockHashes11111111111111111111",
+  "SysvarRent111111111111111111111111111111111",
+  "SysvarRewards111111111111111111111111111111",
+  "SysvarS1otHashes111111111111111111111111111",
+  "SysvarS1otHistory11111111111111111111111111",
+  "SysvarStakeHistory1111111111111111111111111",
+]);
