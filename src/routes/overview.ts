@@ -1,9 +1,34 @@
 import { Hono } from "hono";
-import type { AppContext } from "../env";
-import { parseSingleMint } from "./params";
-import { ApiError } from "../errors/api-error";
 
-export const overviewRoutes = new Hono<AppContext>().get("/overview", (c) => {
-  parseSingleMint(c.req.query("ca"));
-  throw new ApiError("UPSTREAM_UNAVAILABLE");
+import type { AppContext } from "../env";
+import { limits } from "../limits";
+import { metadataPolicyFromEnv } from "../overview/offchain-profile";
+import { fetchTokenOverview } from "../overview/overview-service";
+import { PriceCache } from "../pricing/price-cache";
+import { createUpstream } from "../solana/upstream";
+import { parseSingleMint } from "./params";
+
+/** The price TTL of this deployment (PRICE_CACHE_TTL_MS), same default as the price routes: 1 s. */
+function priceCacheTtlMs(raw: string | undefined): number {
+  const parsed = Number(raw);
+  return raw !== undefined && raw.trim() !== "" && Number.isFinite(parsed) && parsed >= 0 ? parsed : 1000;
+}
+
+/**
+ * GET /api/v1/overview?ca=<mint>: the token overview (SPEC.md "Token overview", docs/overview.md).
+ * 400 for a missing or malformed `ca`, 404 when it is not a mint, 503/504 when the chain cannot be read.
+ */
+export const overviewRoutes = new Hono<AppContext>().get("/overview", async (c) => {
+  const mint = parseSingleMint(c.req.query("ca"));
+  const overview = await fetchTokenOverview(
+    {
+      upstream: createUpstream(c.env),
+      price: { db: c.env.DB, cache: new PriceCache(priceCacheTtlMs(c.env.PRICE_CACHE_TTL_MS), limits.maxStaleMs) },
+      metadataPolicy: metadataPolicyFromEnv(c.env),
+      waitUntil: (p) => c.executionCtx.waitUntil(p),
+      requestId: c.get("requestId"),
+    },
+    mint,
+  );
+  return c.json(overview);
 });

@@ -1,0 +1,99 @@
+/**
+ * Holder figures of the overview, pure: token accounts (from getTokenLargestAccounts, read back for their
+ * owners) are summed per owner; liquidity and burn owners are set aside with their labels; the rest rank as holders.
+ * Percentages are of the current supply. The definition is documented in docs/overview.md.
+ */
+import { getAddressDecoder, type Address } from "@solana/kit";
+
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
+import { formatPercent, formatTokenAmount } from "./amount-format";
+import type { OwnerClass } from "./liquidity-owners";
+import type { HolderEntry } from "./overview-schema";
+
+/** SPL token account layout (Token-2022 identical for these fields; VENUES.md §1). */
+const TOKEN_ACCOUNT = { mint: 0, owner: 32, amount: 64, state: 108, baseSize: 165 } as const;
+const addressDecoder = getAddressDecoder();
+
+/** One token account, reduced to what holder figures need. */
+export type TokenHolding = { account: Address; owner: Address; amount: bigint };
+
+/** The holder part of an overview; JSON-safe so it can be cached as is. */
+export type HoldersSummary = {
+  /** Supply (raw) the percentages were computed against, read with the accounts. */
+  supply: string;
+  top10HoldersBalance: string;
+  top10HoldersPercent: string;
+  top20HoldersBalance: string;
+  top20HoldersPercent: string;
+  holders: HolderEntry[];
+};
+
+/**
+ * Reads mint, owner and amount of a token account of `mint`; null when the account is gone, not a token account
+ * of either token program, of another mint, or uninitialized (it may have been closed and reused since it was listed).
+ */
+export function readTokenHolding(
+  account: Address,
+  raw: { owner: Address; data: Uint8Array } | null | undefined,
+  mint: Address,
+): TokenHolding | null {
+  if (!raw || (raw.owner !== TOKEN_PROGRAM_ADDRESS && raw.owner !== TOKEN_2022_PROGRAM_ADDRESS)) return null;
+  const { data } = raw;
+  if (data.length < TOKEN_ACCOUNT.baseSize || data[TOKEN_ACCOUNT.state] === 0) return null;
+  if (addressDecoder.decode(data, TOKEN_ACCOUNT.mint) !== mint) return null;
+  const owner = addressDecoder.decode(data, TOKEN_ACCOUNT.owner);
+  const amount = new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(TOKEN_ACCOUNT.amount, true);
+  return { account, owner, amount };
+}
+
+/** Sum of balances per owner, largest first; ties broken by owner address so the order is stable. */
+export function aggregateByOwner(holdings: readonly TokenHolding[]): { owner: Address; amount: bigint }[] {
+  const totals = new Map<Address, bigint>();
+  for (const h of holdings) totals.set(h.owner, (totals.get(h.owner) ?? 0n) + h.amount);
+  return [...totals]
+    .map(([owner, amount]) => ({ owner, amount }))
+    .sort((a, b) => (a.amount !== b.amount ? (a.amount > b.amount ? -1 : 1) : a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0));
+}
+
+/** How many real holders the `holders` list shows (the larger of the two top-N figures). */
+export const LISTED_HOLDERS = 20;
+
+/**
+ * Computes the top-10/20 figures and the labelled `holders` list. Owners with a zero total are left out (an empty
+ * account is not a holding). `classify` must know every owner of `holdings`.
+ */
+export function summarizeHolders(input: {
+  holdings: readonly TokenHolding[];
+  classify: (owner: Address) => OwnerClass;
+  supply: bigint;
+  decimals: number;
+}): HoldersSummary {
+  const { supply, decimals } = input;
+  const owners = aggregateByOwner(input.holdings).filter((o) => o.amount > 0n);
+  const entry = (owner: Address, amount: bigint, cls: OwnerClass): HolderEntry => ({
+    owner,
+    balance: formatTokenAmount(amount, decimals),
+    percent: formatPercent(amount, supply),
+    label: cls.label,
+    venue: cls.venue,
+  });
+
+  const listed: HolderEntry[] = [];
+  const realAmounts: bigint[] = [];
+  for (const { owner, amount } of owners) {
+    const cls = input.classify(owner);
+    if (cls.label !== "holder") listed.push(entry(owner, amount, cls));
+    else if (realAmounts.push(amount) <= LISTED_HOLDERS) listed.push(entry(owner, amount, cls));
+  }
+  const top = (n: number) => realAmounts.slice(0, n).reduce((sum, a) => sum + a, 0n);
+  const top10 = top(10);
+  const top20 = top(20);
+  return {
+    supply: supply.toString(),
+    top10HoldersBalance: formatTokenAmount(top10, decimals),
+    top10HoldersPercent: formatPercent(top10, supply),
+    top20HoldersBalance: formatTokenAmount(top20, decimals),
+    top20HoldersPercent: formatPercent(top20, supply),
+    holders: listed,
+  };
+}

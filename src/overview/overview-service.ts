@@ -1,0 +1,205 @@
+/**
+ * `fetchTokenOverview`: identity, authorities, holders and market data of a mint, from at most three upstream round
+ * trips when nothing is cached and none when everything is:
+ *
+ *   1. getMultipleAccounts[mint, Metaplex metadata PDA] + getTokenLargestAccounts   (one JSON-RPC batch)
+ *   2. getMultipleAccounts[the largest token accounts] → their owners               (+ the price read, batched in)
+ *   3. getMultipleAccounts[owners not known by address] → is the owner a venue's?   (+ a second price read, if any)
+ *
+ * The off-chain metadata fetch starts after 1 and runs beside 2 and 3. Parts are cached separately because they age
+ * differently: the profile (identity + off-chain JSON) for minutes, holder figures for ~30 s, the price per its TTL.
+ */
+import type { Address } from "@solana/kit";
+import { z } from "zod/mini";
+
+import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error";
+import { limits } from "../limits";
+import type { GuardedFetchOptions } from "../metadata/guarded-fetch";
+import type { MetadataUriPolicy } from "../metadata/uri-policy";
+import { priceMints, type PriceDeps, type PriceOutcome } from "../pricing/price-service";
+import { readAccounts, type RawAccount } from "../solana/account-reader";
+import { UpstreamError, type Upstream } from "../solana/upstream";
+import { summarizeHolders, readTokenHolding, type HoldersSummary, type TokenHolding } from "./holders";
+import { classifyOwnerByAddress, classifyOwnerByProgram } from "./liquidity-owners";
+import { fetchOffchainProfile, isTransientOffchainOutcome, type OffchainProfile } from "./offchain-profile";
+import { OverviewPartCache } from "./overview-part-cache";
+import type { TokenOverview } from "./overview-schema";
+import { RoundTripBatcher } from "./round-trip-batcher";
+import { findMetadataPda } from "./token-metadata/metaplex-metadata";
+import { buildOnchainIdentity, decodeOverviewMint, type DecodedMint, type OnchainIdentity } from "./token-profile";
+
+/** What an overview needs from the outside world. */
+export interface OverviewDeps {
+  upstream: Pick<Upstream, "call" | "callRaw">;
+  /** The price service's dependencies, minus its RPC client (the overview lends it one that shares round trips). */
+  price: Omit<PriceDeps, "rpc" | "requestId" | "waitUntil">;
+  metadataPolicy: MetadataUriPolicy;
+  /** Guarded-fetch options (tests inject a recording `fetchImpl`). */
+  metadataFetch?: GuardedFetchOptions;
+  waitUntil: (p: Promise<unknown>) => void;
+  requestId?: string;
+  now?: () => number;
+}
+
+/** The cached, slowly changing part of an overview. */
+export type TokenProfile = { identity: OnchainIdentity; offchain: OffchainProfile };
+
+const profileCache = new OverviewPartCache<TokenProfile>("profile");
+const holdersCache = new OverviewPartCache<HoldersSummary>("holders");
+
+/** Test and bench hook: forget what this isolate remembers (the Cache API level stays). */
+export function clearLocalOverviewCaches(): void {
+  profileCache.clearLocal();
+  holdersCache.clearLocal();
+}
+
+// getTokenLargestAccounts is upstream input: validate its shape before any address in it is used.
+const largestAccountsSchema = z.object({
+  value: z.array(z.object({ address: z.string(), amount: z.string() })),
+});
+
+/**
+ * Builds the overview of `mint`. Throws `ApiError`: NOT_FOUND when the address is not an initialized mint,
+ * UPSTREAM_UNAVAILABLE / UPSTREAM_TIMEOUT when the chain cannot be read. A token no venue prices gets null price fields.
+ */
+export async function fetchTokenOverview(deps: OverviewDeps, mint: Address): Promise<TokenOverview> {
+  try {
+    return await buildOverview(deps, mint);
+  } catch (error) {
+    if (isUpstreamError(error)) throw upstreamApiError(error);
+    throw error;
+  }
+}
+
+async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOverview> {
+  const now = deps.now ?? Date.now;
+  const [cachedProfile, cachedHolders] = await Promise.all([profileCache.get(mint, now()), holdersCache.get(mint, now())]);
+  const batcher = new RoundTripBatcher(deps.upstream, deps.requestId);
+  const pricing = priceMints({ ...deps.price, rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil }, [mint]);
+  // If the chain part fails first its error is the answer; the price outcome must not surface as an unhandled rejection.
+  pricing.catch(() => undefined);
+
+  let parts: { profile: Promise<TokenProfile>; holders: HoldersSummary };
+  try {
+    parts = await readChainParts(deps, mint, batcher, cachedProfile, cachedHolders, now);
+  } finally {
+    batcher.finish();
+  }
+  const [profile, outcomes] = await Promise.all([parts.profile, pricing]);
+  return assemble(mint, profile, parts.holders, outcomes.get(mint));
+}
+
+/**
+ * The driver's round trips. Returns once the holder figures are known (the last round trip), with the profile still
+ * pending on the off-chain fetch, so that waiting price reads are released as early as possible.
+ */
+async function readChainParts(
+  deps: OverviewDeps,
+  mint: Address,
+  batcher: RoundTripBatcher,
+  cachedProfile: TokenProfile | undefined,
+  cachedHolders: HoldersSummary | undefined,
+  now: () => number,
+): Promise<{ profile: Promise<TokenProfile>; holders: HoldersSummary }> {
+  if (cachedProfile && cachedHolders) return { profile: Promise.resolve(cachedProfile), holders: cachedHolders };
+
+  const metadataPda = cachedProfile ? undefined : await findMetadataPda(mint);
+  // Round trip 1: both calls are issued in this turn, so they leave as one batch.
+  const accountsRead = readAccounts(batcher.driver, metadataPda ? [mint, metadataPda] : [mint], deps.requestId);
+  const largestRead = cachedHolders
+    ? undefined
+    : batcher.driver.call<unknown>("getTokenLargestAccounts", [mint, { commitment: "confirmed" }], { idempotent: true, requestId: deps.requestId });
+  // A non-mint makes getTokenLargestAccounts fail; the mint check below reports that better (404), so wait for it first.
+  largestRead?.catch(() => undefined);
+
+  const snapshot = await accountsRead;
+  const decoded = decodeOverviewMint(mint, snapshot.accounts.get(mint));
+  const profile = cachedProfile
+    ? Promise.resolve(cachedProfile)
+    : loadProfile(deps, mint, decoded, metadataPda ? snapshot.accounts.get(metadataPda) : undefined, now);
+  // Metadata failures never fail the overview, but an unexpected bug there must not go unhandled while holders load.
+  profile.catch(() => undefined);
+  const holders = cachedHolders ?? (await loadHolders(deps, mint, decoded, largestRead!, batcher, now));
+  return { profile, holders };
+}
+
+async function loadProfile(
+  deps: OverviewDeps,
+  mint: Address,
+  decoded: DecodedMint,
+  metaplexAccount: RawAccount | null | undefined,
+  now: () => number,
+): Promise<TokenProfile> {
+  const identity = buildOnchainIdentity(mint, decoded, metaplexAccount);
+  const { profile: offchain, outcome } = await fetchOffchainProfile(identity.uri, deps.metadataPolicy, deps.metadataFetch);
+  const profile = { identity, offchain };
+  const ttl = isTransientOffchainOutcome(outcome) ? limits.overviewProfileRetryTtlMs : limits.overviewProfileTtlMs;
+  profileCache.put(mint, profile, ttl, now(), deps.waitUntil);
+  return profile;
+}
+
+/** Round trips 2 and 3: the largest accounts' owners, then the owners' own accounts where the address says nothing. */
+async function loadHolders(
+  deps: OverviewDeps,
+  mint: Address,
+  decoded: DecodedMint,
+  largestRead: Promise<{ result: unknown }>,
+  batcher: RoundTripBatcher,
+  now: () => number,
+): Promise<HoldersSummary> {
+  const largest = largestAccountsSchema.safeParse((await largestRead).result);
+  if (!largest.success) throw new UpstreamError("bad-response", "getTokenLargestAccounts answer has an unexpected shape");
+  const tokenAccounts = largest.data.value.map((entry) => entry.address as Address);
+
+  const holdings: TokenHolding[] = [];
+  if (tokenAccounts.length > 0) {
+    const read = await readAccounts(batcher.driver, tokenAccounts, deps.requestId);
+    for (const account of tokenAccounts) {
+      const holding = readTokenHolding(account, read.accounts.get(account), mint);
+      if (holding) holdings.push(holding);
+    }
+  }
+
+  const ownersToRead = [...new Set(holdings.map((h) => h.owner))].filter((owner) => !classifyOwnerByAddress(owner));
+  const ownerAccounts = ownersToRead.length > 0 ? (await readAccounts(batcher.driver, ownersToRead, deps.requestId)).accounts : new Map<Address, RawAccount | null>();
+  const summary = summarizeHolders({
+    holdings,
+    classify: (owner) => classifyOwnerByProgram(owner, ownerAccounts.get(owner)?.owner ?? null),
+    supply: decoded.supply,
+    decimals: decoded.decimals,
+  });
+  holdersCache.put(mint, summary, limits.overviewHoldersTtlMs, now(), deps.waitUntil);
+  return summary;
+}
+
+function assemble(mint: Address, profile: TokenProfile, holders: HoldersSummary, price: PriceOutcome | undefined): TokenOverview {
+  const { identity, offchain } = profile;
+  // "No price" (no pool, dust pools only) is an answer: the overview shows null price fields. An outage is not.
+  if (price && !price.ok && price.error.status >= 500) throw price.error;
+  const record = price?.ok ? price.record : null;
+  return {
+    ca: mint,
+    name: identity.name,
+    symbol: identity.symbol,
+    image: offchain.image,
+    description: offchain.description,
+    socials: offchain.socials,
+    decimals: String(identity.decimals),
+    supply: holders.supply,
+    mintAuthority: identity.mintAuthority,
+    freezeAuthority: identity.freezeAuthority,
+    updateAuthority: identity.updateAuthority,
+    creators: identity.creators,
+    isToken2022: identity.isToken2022,
+    top10HoldersBalance: holders.top10HoldersBalance,
+    top10HoldersPercent: holders.top10HoldersPercent,
+    top20HoldersBalance: holders.top20HoldersBalance,
+    top20HoldersPercent: holders.top20HoldersPercent,
+    dex: record?.dex ?? null,
+    priceInSol: record?.priceInSol ?? null,
+    priceInUsd: record?.priceInUsd ?? null,
+    marketCap: record?.marketCap ?? null,
+    holders: holders.holders,
+    transferFee: identity.transferFee,
+  };
+}
