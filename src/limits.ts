@@ -40,6 +40,8 @@ export const limits = {
   maxMemcmpBytes: 128,
   maxMemcmpBase58Chars: 175,
   maxMemcmpBase64Chars: 172,
+  /** Account reads for one cold price: one normally; more only for accounts that could not be known in advance. */
+  maxPriceReadPasses: 3,
   /** Pools (not curves) below this USD depth are not used for a price: dust pools are trivially moved. */
   minPoolLiquidityUsd: 100,
   /** Stale price records may be served this long after they were computed when the upstream fails (ms). */

@@ -37,16 +37,32 @@ import {
   priceFromMeteoraDlmmPair,
   requiredAccountsForMeteoraDlmmPair,
 } from "../venues/meteora-dlmm";
+import {
+  decodeMeteoraDammV1Pool,
+  listMeteoraDammV1PoolCandidates,
+  priceFromMeteoraDammV1Pool,
+  requiredAccountsForMeteoraDammV1Pool,
+  requiredVaultLpMintsForMeteoraDammV1,
+} from "../venues/meteora-damm-v1";
+import { decodeMeteoraDammV2Pool, listMeteoraDammV2PoolCandidates, priceFromMeteoraDammV2Pool } from "../venues/meteora-damm-v2";
+import { decodeMeteoraDbcPool, priceFromMeteoraDbcPool, requiredAccountsForMeteoraDbcPool } from "../venues/meteora-dbc";
+import { decodeMeteoraVault } from "../venues/meteora-vault";
 import { addressBytes, findPda } from "../venues/pda";
 import {
   findAssociatedTokenAddress,
+  METEORA_DAMM_V1_PROGRAM_ADDRESS,
   METEORA_DLMM_PROGRAM_ADDRESS,
+  METEORA_VAULT_PROGRAM_ADDRESS,
   RAYDIUM_CLMM_PROGRAM_ADDRESS,
   RAYDIUM_CPMM_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
   TOKEN_2022_PROGRAM_ADDRESS,
   WSOL_MINT,
 } from "../solana/well-known";
+import { address } from "@solana/kit";
+
+/** Base key of Meteora's dynamic vaults: vault = PDA(["vault", mint, base]) of the vault program (VENUES.md §9). */
+const METEORA_VAULT_BASE = address("HWzXGcGHy4tcpYfaRDCyLNzXqBTv3E6BttpCH2vJxArv");
 
 /**
  * Config-enumerated kinds are derived against wSOL only: every (config × quote) pair costs a PDA (~40–80 µs of CPU)
@@ -171,6 +187,63 @@ export const poolAdapters: readonly PoolAdapter[] = [
     required: requiredAccountsForMeteoraDlmmPair,
     price: (state, _mint, related, decimalsOf) => priceFromMeteoraDlmmPair(state, related, decimalsOf),
   }),
+  adapter({
+    kind: "meteora-damm-v2",
+    dex: "meteora-damm-v2",
+    candidates: (mint) => listMeteoraDammV2PoolCandidates(mint, derivedQuotes),
+    decode: decodeMeteoraDammV2Pool,
+    // Price and reserves come from the pool alone (sqrt price and liquidity).
+    required: () => ({}),
+    price: (state, _mint, _related, decimalsOf) => priceFromMeteoraDammV2Pool(state, decimalsOf),
+  }),
+  adapter({
+    kind: "meteora-dbc",
+    dex: "meteora-dbc",
+    // Configs are arbitrary partner keys: only the registry (and getProgramAccounts) finds these curves.
+    candidates: noRegistryDerivation,
+    decode: decodeMeteoraDbcPool,
+    required: requiredAccountsForMeteoraDbcPool,
+    price: (state, _mint, related, decimalsOf) => priceFromMeteoraDbcPool(state, related, decimalsOf),
+  }),
+  meteoraDammV1Adapter(),
 ];
+
+/**
+ * DAMM v1 keeps its tokens in shared dynamic vaults, so pricing needs two levels of accounts: the vaults and the pool's
+ * vault-LP balances, then the vaults' LP mints. All are PDAs, read with the pool for the two likeliest pool forms.
+ */
+function meteoraDammV1Adapter(): PoolAdapter {
+  const vaultOf = (mint: Address) => findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["vault", addressBytes(mint), addressBytes(METEORA_VAULT_BASE)]);
+  return {
+    kind: "meteora-damm-v1",
+    dex: "meteora-damm-v1",
+    candidates: (mint) => listMeteoraDammV1PoolCandidates(mint, derivedQuotes),
+    async speculate(c, mint) {
+      if (!c.quoteMint) return [];
+      const vaults = await Promise.all([vaultOf(mint), vaultOf(c.quoteMint)]);
+      const lpMints = await Promise.all(vaults.map((v) => findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["lp_mint", addressBytes(v)])));
+      const poolLps = await Promise.all(vaults.map((v) => findPda(METEORA_DAMM_V1_PROGRAM_ADDRESS, [addressBytes(v), addressBytes(c.pool)])));
+      return [...vaults, ...lpMints, ...poolLps];
+    },
+    evaluate(poolAccount, _mint, lookup, decimalsOf) {
+      const pool = decodeMeteoraDammV1Pool(poolAccount);
+      const first = requiredAccountsForMeteoraDammV1Pool(pool);
+      const missing = Object.values(first).filter((a) => lookup(a) === undefined);
+      if (missing.length > 0) return { kind: "needs", addresses: missing, related: first };
+      const get = (a: Address) => {
+        const found = lookup(a);
+        if (!found) throw new VenueDecodeError("meteora-damm-v1", "value", `related account ${a} missing`);
+        return found;
+      };
+      const second = requiredVaultLpMintsForMeteoraDammV1(decodeMeteoraVault(get(first.aVault)), decodeMeteoraVault(get(first.bVault)));
+      const related = { ...first, ...second };
+      const missingLp = Object.values(second).filter((a) => lookup(a) === undefined);
+      if (missingLp.length > 0) return { kind: "needs", addresses: missingLp, related };
+      const accounts = Object.fromEntries(Object.entries(related).map(([role, a]) => [role, get(a)])) as Record<keyof typeof related, AccountBytes>;
+      const price = priceFromMeteoraDammV1Pool(pool, accounts, decimalsOf, BigInt(Math.floor(Date.now() / 1000)));
+      return { kind: "priced", price, related };
+    },
+  };
+}
 
 export const adapterByKind: ReadonlyMap<PoolKind, PoolAdapter> = new Map(poolAdapters.map((a) => [a.kind, a]));

@@ -130,8 +130,9 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
 }
 
 /**
- * One batched read of every mint, candidate pool and known related account (plus `extra`), then evaluation; a second
- * read only for what evaluation says it still needs (a non-standard quote mint, vaults of a never-seen pool).
+ * One batched read of every mint, candidate pool and known related account (plus `extra`), then evaluation; further
+ * reads only for what evaluation says it still needs (a non-standard quote mint, vaults of a never-seen pool, DAMM v1's
+ * vault LP mints) — at most `maxPriceReadPasses` in all. What is learned is remembered, so the next cold read is one.
  */
 async function readAndEvaluate(deps: PriceDeps, mints: Address[], candidatesByMint: Map<Address, Candidate[]>, adapters: readonly PoolAdapter[], extra: Address[]) {
   const addresses: Address[] = [...extra];
@@ -144,11 +145,12 @@ async function readAndEvaluate(deps: PriceDeps, mints: Address[], candidatesByMi
   const lookup: AccountLookup = (a) => accounts.get(a);
   let slot = snapshot.slot;
   let evaluations = evaluateAll(mints, candidatesByMint, lookup, adapters);
-  const needed = [...new Set(evaluations.flatMap((e) => e.needs))];
-  if (needed.length > 0) {
-    const second = await readAccounts(deps.rpc, needed, deps.requestId);
-    for (const [a, acc] of second.accounts) accounts.set(a, acc);
-    slot = Math.min(slot, second.slot);
+  for (let pass = 1; pass < limits.maxPriceReadPasses; pass++) {
+    const needed = [...new Set(evaluations.flatMap((e) => e.needs))].filter((a) => !accounts.has(a));
+    if (needed.length === 0) break;
+    const more = await readAccounts(deps.rpc, needed, deps.requestId);
+    for (const [a, acc] of more.accounts) accounts.set(a, acc);
+    slot = Math.min(slot, more.slot);
     evaluations = evaluateAll(mints, candidatesByMint, lookup, adapters);
   }
   return { evaluations, lookup, slot };
