@@ -1,6 +1,6 @@
 import { invalidParams, jsonRpcCodes, type RpcErrorObject } from "../errors/rpc-errors";
 import { limits } from "../limits";
-import { binaryAccountEncodings, type AllowedMethod, type MethodParams } from "./method-schemas";
+import { binaryAccountEncodings, isOptionsNotFilter, type AllowedMethod, type MethodParams } from "./method-schemas";
 import { decodeBase58 } from "./param-schemas";
 
 /**
@@ -80,7 +80,13 @@ export const methodLimits: { [M in AllowedMethod]?: Check<M> } = {
     }
     return sliceNeedsBinaryEncoding(config);
   },
-  getTokenAccountsByDelegate: ([, , config]) => sliceNeedsBinaryEncoding(config),
+  getTokenAccountsByDelegate: ([, filterOrOptions, config]) => {
+    if (filterOrOptions && !isOptionsNotFilter(filterOrOptions)) return sliceNeedsBinaryEncoding(config);
+    // Form (a): the options are the second param, there is no third; its default encoding is jsonParsed.
+    if (config) return invalidParams("Invalid parameters: Expected from 1 to 2 parameters.", JSON.stringify("Got: 3"));
+    const options = filterOrOptions && isOptionsNotFilter(filterOrOptions) ? filterOrOptions : undefined;
+    return sliceNeedsBinaryEncoding({ dataSlice: options?.dataSlice, encoding: options?.encoding ?? "jsonParsed" });
+  },
   getTokenAccountsByOwner: ([, , config]) => sliceNeedsBinaryEncoding(config),
   getBlock: ([, config]) => atLeastConfirmed(wrappedConfig(config)?.commitment),
   getTransaction: ([, config]) => atLeastConfirmed(wrappedConfig(config)?.commitment),

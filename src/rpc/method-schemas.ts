@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { bool, externallyTagged, optional, pubkey, scalarOrObject, sequence, signature, struct, text, unsigned, variant } from "./param-schemas";
+import { bool, externallyTagged, optional, pubkey, scalarOrObject, sequence, signature, struct, text, unsigned, untagged, variant } from "./param-schemas";
 
 /**
  * Params of every allowed method as zod tuples, built once at module load. Shapes and names follow Agave's
@@ -47,6 +47,11 @@ const programAccountsConfig = struct("RpcProgramAccountsConfig", {
 
 /** `{mint}` or `{programId}` (RpcTokenAccountsFilter). */
 const tokenAccountsFilter = externallyTagged({ mint: pubkey(), programId: pubkey() });
+
+/** An object that is not a token-accounts filter: in second place, the spec's form (a) options of getTokenAccountsByDelegate. */
+export function isOptionsNotFilter<T>(value: T): value is Exclude<T, { mint: string } | { programId: string }> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !("mint" in value) && !("programId" in value);
+}
 
 const blockConfig = struct("RpcBlockConfig", {
   commitment: optional(commitment),
@@ -124,8 +129,9 @@ export const methodParams = {
   getProgramAccounts: positional(1, [pubkey(), optional(programAccountsConfig)]),
   getSignaturesForAddress: positional(1, [pubkey(), optional(signaturesConfig)]),
   getSlot: positional(0, [optional(contextConfig)]),
-  // Form (b) of the spec: [delegate, {mint}|{programId}, config?]. Form (a) [delegate, config?] is rewritten to (b) by the caller.
-  getTokenAccountsByDelegate: positional(2, [pubkey(), tokenAccountsFilter, optional(tokenAccountsConfig)]),
+  // The spec's two forms: (b) [delegate, {mint}|{programId}, config?] as in Agave, and (a) [delegate, options?]
+  // (all token programs, jsonParsed by default), which `upstream-plan.ts` turns into form (b) calls.
+  getTokenAccountsByDelegate: positional(1, [pubkey(), optional(untagged(tokenAccountsFilter, tokenAccountsConfig, isOptionsNotFilter)), optional(tokenAccountsConfig)]),
   getTokenAccountsByOwner: positional(2, [pubkey(), tokenAccountsFilter, optional(tokenAccountsConfig)]),
   getTokenAccountBalance: positional(1, [pubkey(), optional(commitmentConfig)]),
   getTokenLargestAccounts: positional(1, [pubkey(), optional(commitmentConfig)]),

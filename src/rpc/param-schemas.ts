@@ -159,16 +159,19 @@ function parseWith<T extends z.ZodMiniType>(schema: T, input: unknown): Parsed<z
   return result.success ? { ok: true, value: result.data } : { ok: false, message: result.error.issues[0]!.message };
 }
 
+export /** A JSON object (not null, not an array). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * serde's untagged enum whose variants differ by JSON type: objects go to `whenObject`, anything else to
- * `whenScalar` (e.g. getBlock's config-or-encoding, getBlocks' end-slot-or-config).
- */
+/** serde's untagged enum of two variants; `isSecond` tells them apart by the raw value's shape. */
+export function untagged<A extends z.ZodMiniType, B extends z.ZodMiniType>(first: A, second: B, isSecond: (input: unknown) => boolean) {
+  return parsedBy<z.infer<A> | z.infer<B>>((input) => (isSecond(input) ? parseWith(second, input) : parseWith(first, input)));
+}
+
+/** An untagged enum whose variants differ by JSON type: objects go to `whenObject`, anything else to `whenScalar`. */
 export function scalarOrObject<S extends z.ZodMiniType, O extends z.ZodMiniType>(whenScalar: S, whenObject: O) {
-  return parsedBy<z.infer<S> | z.infer<O>>((input) => (isPlainObject(input) ? parseWith(whenObject, input) : parseWith(whenScalar, input)));
+  return untagged(whenScalar, whenObject, isPlainObject);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 } from "./json-rpc-envelope";
 import { isIdempotent, validateCall, type ValidatedCall } from "./methods";
 import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan } from "./raw-json";
+import { upstreamPlan, type UpstreamPlan } from "./upstream-plan";
 
 /**
  * Answers one JSON-RPC body: envelope → allowlist + params → cache → one upstream request for everything left
@@ -37,9 +38,12 @@ interface Forwarded {
   id: JsonRpcId;
   idJson: string;
   call: ValidatedCall;
-  paramsText: string | undefined;
+  plan: UpstreamPlan;
   candidate: CacheCandidate | undefined;
 }
+
+/** One upstream response object, as raw text: its result, or its error object. */
+type PartOutcome = { result: string } | { error: string };
 
 /** The response body for `bodyText`, or undefined when nothing is to be answered (only notifications: HTTP 204). */
 export async function answerRpcBody(bodyText: string, deps: RpcProxyDeps): Promise<string | undefined> {
@@ -82,33 +86,36 @@ function prepare(item: RequestItem, index: number, deps: RpcProxyDeps): string |
     id: item.id,
     idJson: idText(item.id),
     call: validated.call,
-    paramsText: item.paramsText,
+    plan: upstreamPlan(validated.call, item.paramsText),
     candidate: cacheCandidate(validated.call, deps.cacheOrigin, deps.upstream.clusterKey),
   };
 }
 
 /**
- * One upstream request for all calls: a single call goes as a single request with the caller's id (so its
- * answer can go back verbatim), several go as one batch with ids 0..n-1 (callers' ids may repeat).
- * A batch is retried only if every call in it is idempotent.
+ * One upstream request for all calls: a lone single call goes as a single request with the caller's id (so its
+ * answer can go back verbatim); anything else goes as one batch with ids 0..n-1 (callers' ids may repeat, and a
+ * call may need several upstream parts). A batch is retried only if every call in it is idempotent.
  */
 async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProxyDeps): Promise<string[]> {
   const options = { idempotent: calls.every((c) => isIdempotent(c.call.method)), requestId: deps.requestId };
   try {
-    if (singleRequest) {
-      const call = calls[0]!;
-      const answer = await deps.upstream.callRaw(upstreamRequestText(call.idJson, call.call.method, call.paramsText), { id: call.id }, options);
-      return [call.candidate ? rewrap(answer.text, skipWhitespace(answer.text, 0), call, deps) : answer.text];
+    const only = calls[0]!;
+    if (singleRequest && only.plan.parts.length === 1) {
+      const part = only.plan.parts[0]!;
+      const answer = await deps.upstream.callRaw(upstreamRequestText(only.idJson, part.method, part.paramsText), { id: only.id }, options);
+      if (!only.candidate) return [answer.text];
+      return [respond(only, [partOutcome(answer.text, skipWhitespace(answer.text, 0))], deps)];
     }
-    const body = `[${calls.map((c, k) => upstreamRequestText(String(k), c.call.method, c.paramsText)).join(",")}]`;
-    const answer = await deps.upstream.callRaw(body, { batchSize: calls.length }, options);
+    const parts = calls.flatMap((c) => c.plan.parts);
+    const body = `[${parts.map((p, k) => upstreamRequestText(String(k), p.method, p.paramsText)).join(",")}]`;
+    const answer = await deps.upstream.callRaw(body, { batchSize: parts.length }, options);
     const elements = arrayElementSpans(answer.text, skipWhitespace(answer.text, 0));
-    const out = new Array<string>(calls.length);
+    const outcomes = new Array<PartOutcome>(parts.length);
     (answer.json as JsonRpcResponse[]).forEach((response, e) => {
-      const k = response.id as number;
-      out[k] = rewrap(answer.text, elements[e]!.start, calls[k]!, deps);
+      outcomes[response.id as number] = partOutcome(answer.text, elements[e]!.start);
     });
-    return out;
+    let next = 0;
+    return calls.map((call) => respond(call, outcomes.slice(next, (next += call.plan.parts.length)), deps));
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     const error = JSON.stringify(upstreamFailureError(err));
@@ -116,12 +123,21 @@ async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProx
   }
 }
 
-/** Re-wraps one upstream response object (at `start` in `text`) with the caller's id; stores final results. */
-function rewrap(text: string, start: number, call: Forwarded, deps: RpcProxyDeps): string {
+/** The raw result or error of the response object at `start` in `text`. */
+function partOutcome(text: string, start: number): PartOutcome {
   const members = objectMemberSpans(text, start);
   const result = members.get("result");
-  if (!result) return rawErrorResponseText(call.idJson, sliceSpan(text, members.get("error")!));
-  const resultText = sliceSpan(text, result);
+  return result ? { result: sliceSpan(text, result) } : { error: sliceSpan(text, members.get("error")!) };
+}
+
+/** The caller's response from its parts' outcomes (the first error wins); final results go to the cache. */
+function respond(call: Forwarded, outcomes: PartOutcome[], deps: RpcProxyDeps): string {
+  const results: string[] = [];
+  for (const outcome of outcomes) {
+    if ("error" in outcome) return rawErrorResponseText(call.idJson, outcome.error);
+    results.push(outcome.result);
+  }
+  const resultText = call.plan.combine ? call.plan.combine(results) : results[0]!;
   if (call.candidate) {
     deps.waitUntil(storeIfFinal(deps.cache, call.candidate, resultText, () => finalizedSlot(deps.upstream, deps.requestId)));
   }

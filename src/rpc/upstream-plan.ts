@@ -1,0 +1,49 @@
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
+import { isOptionsNotFilter } from "./method-schemas";
+import type { ValidatedCall } from "./methods";
+import { arrayElementSpans, objectMemberSpans, sliceSpan } from "./raw-json";
+
+/**
+ * What goes upstream for one validated call. Almost always the call itself, params as the caller wrote them.
+ * The exception: the spec's form (a) of getTokenAccountsByDelegate, `[delegate, options?]`, which Agave does not
+ * know. It means "all token accounts whose delegate is the key", so it becomes two form (b) calls — one per token
+ * program — whose account lists are joined (context of the first; both travel in one upstream batch).
+ */
+
+/** One upstream call: method and params text. */
+export interface UpstreamPart {
+  method: string;
+  paramsText: string | undefined;
+}
+
+export interface UpstreamPlan {
+  parts: UpstreamPart[];
+  /** Joins the parts' result texts into the caller's result text; absent for one-part plans. */
+  combine?: (resultTexts: string[]) => string;
+}
+
+/** The upstream calls that answer `call`; `paramsText` is the caller's own params text. */
+export function upstreamPlan(call: ValidatedCall, paramsText: string | undefined): UpstreamPlan {
+  if (call.method === "getTokenAccountsByDelegate") {
+    const [delegate, filterOrOptions] = call.params;
+    if (!filterOrOptions || isOptionsNotFilter(filterOrOptions)) {
+      const options = { ...filterOrOptions, encoding: filterOrOptions?.encoding ?? "jsonParsed" };
+      const parts = [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS].map((programId) => ({
+        method: call.method,
+        paramsText: JSON.stringify([delegate, { programId }, options]),
+      }));
+      return { parts, combine: joinAccountLists };
+    }
+  }
+  return { parts: [{ method: call.method, paramsText }] };
+}
+
+/** `{context, value: [...]}` results → one, with the first context and every value element, as raw text. */
+function joinAccountLists(resultTexts: string[]): string {
+  const first = objectMemberSpans(resultTexts[0]!, 0);
+  const elements = resultTexts.flatMap((text) => {
+    const value = objectMemberSpans(text, 0).get("value");
+    return value ? arrayElementSpans(text, value.start).map((span) => sliceSpan(text, span)) : [];
+  });
+  return `{"context":${sliceSpan(resultTexts[0]!, first.get("context")!)},"value":[${elements.join(",")}]}`;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { cacheCandidate, canonicalJson } from "../../../src/rpc/immutable-cache";
+import { validateCall, type ValidatedCall } from "../../../src/rpc/methods";
+
+function call(method: string, params: unknown[]): ValidatedCall {
+  const outcome = validateCall(method, params);
+  if (!outcome.ok) throw new Error(outcome.error.message);
+  return outcome.call;
+}
+const candidate = (method: string, params: unknown[]) => cacheCandidate(call(method, params), "https://api.test", "http://node");
+
+describe("immutable result cache policy", () => {
+  it("gives one key per meaning: key order and null (= default) fields do not matter", () => {
+    expect(canonicalJson([5, { rewards: false, encoding: "json", commitment: null }, null])).toBe(`[5,{"encoding":"json","rewards":false}]`);
+    expect(candidate("getBlock", [5, { encoding: "json", rewards: false }])!.key).toBe(candidate("getBlock", [5, { rewards: false, encoding: "json", commitment: null }])!.key);
+    expect(candidate("getBlock", [5, { encoding: "json" }])!.key).not.toBe(candidate("getBlock", [5, { encoding: "base64" }])!.key);
+  });
+
+  it("caches finalized getBlock at once, never a confirmed one", () => {
+    expect(candidate("getBlock", [5])!.finality("{}")).toBe("final");
+    expect(candidate("getBlock", [5, "json"])!.finality("{}")).toBe("final");
+    expect(candidate("getBlock", [5, { commitment: "finalized" }])!.finality("{}")).toBe("final");
+    expect(candidate("getBlock", [5, { commitment: "confirmed" }])).toBeUndefined();
+  });
+
+  it("caches getBlockTime and closed getBlocks ranges once the finalized slot passes them", () => {
+    expect(candidate("getBlockTime", [7])!.finality("1700000000")).toEqual({ finalizedAtLeast: 7 });
+    expect(candidate("getBlocks", [5, 9])!.finality("[5,7,9]")).toEqual({ finalizedAtLeast: 9 });
+    expect(candidate("getBlocks", [5])).toBeUndefined();
+    expect(candidate("getBlocks", [5, { commitment: "confirmed" }])).toBeUndefined();
+  });
+
+  it("caches getBlocksWithLimit only when the answer is full", () => {
+    const c = candidate("getBlocksWithLimit", [5, 3])!;
+    expect(c.finality("[5,6,8]")).toEqual({ finalizedAtLeast: 8 });
+    expect(c.finality("[5,6]")).toBe("never");
+  });
+
+  it("never caches other methods", () => {
+    for (const [method, params] of [["getSlot", []], ["getBalance", ["So11111111111111111111111111111111111111112"]], ["getBlockHeight", []], ["getTransaction", ["5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"]]] as const) {
+      expect(candidate(method, [...params])).toBeUndefined();
+    }
+  });
+});

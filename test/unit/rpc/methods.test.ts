@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { validateCall } from "../../../src/rpc/methods";
+import { methodParams } from "../../../src/rpc/method-schemas";
+import { limits } from "../../../src/limits";
+
+const key = "So11111111111111111111111111111111111111112";
+const sig = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+const keys = (n: number) => Array.from({ length: n }, () => key);
+const dataSize = { dataSize: 165 };
+const params = (code: number, message: string, data?: unknown) => (data === undefined ? { code, message } : { code, message, data });
+const invalid = (message: string, data?: unknown) => params(-32602, message, data);
+
+type Case = [name: string, method: string, params: unknown, expected: "ok" | { code: number; message: string; data?: unknown }];
+
+const cases: Case[] = [
+  // allowlist
+  ["unknown method", "getFooBar", [], params(-32601, "Method not found")],
+  ["a real but unlisted method", "requestAirdrop", [key, 1], params(-32601, "Method not found")],
+  ["a prototype name", "toString", [], params(-32601, "Method not found")],
+  // arity (jsonrpc-derive)
+  ["too few params", "getBalance", [], invalid("`params` should have at least 1 argument(s)")],
+  ["too many params", "getBalance", [key, null, 1], invalid("Invalid parameters: Expected from 1 to 2 parameters.", JSON.stringify("Got: 3"))],
+  ["params where none are taken", "getHealth", [1], invalid("Invalid parameters: No parameters were expected")],
+  ["params as an object", "getBalance", { pubkey: key }, invalid("`params` should be an array")],
+  ["no params for a no-param method", "getClusterNodes", undefined, "ok"],
+  // keys
+  ["a valid key", "getAccountInfo", [key], "ok"],
+  ["a non-base58 key", "getAccountInfo", ["0OIl" + key.slice(4)], invalid("Invalid param: Invalid")],
+  ["a short key", "getAccountInfo", ["So1111"], invalid("Invalid param: WrongSize")],
+  ["a 44-char key decoding to 33 bytes", "getAccountInfo", [key + "1"], invalid("Invalid param: Invalid")],
+  ["a 45-char key", "getAccountInfo", [key + "11"], invalid("Invalid param: WrongSize")],
+  ["a key that is a number", "getBalance", [5], invalid("Invalid params: invalid type: integer `5`, expected a string.")],
+  ["a bad signature", "getTransaction", ["abc"], invalid("Invalid param: WrongSize")],
+  ["a good signature", "getTransaction", [sig, { maxSupportedTransactionVersion: 0 }], "ok"],
+  // u64 / usize / u8
+  ["a negative slot", "getBlockTime", [-1], invalid("Invalid params: invalid value: integer `-1`, expected u64.")],
+  ["a fractional slot", "getBlockCommitment", [1.5], invalid("Invalid params: invalid type: floating point `1.5`, expected u64.")],
+  ["a slot as a string", "getBlock", ["5"], invalid('Invalid params: invalid type: string "5", expected u64.')],
+  ["maxSupportedTransactionVersion 255 (u8 max)", "getBlock", [1, { maxSupportedTransactionVersion: 255 }], "ok"],
+  ["maxSupportedTransactionVersion 256", "getBlock", [1, { maxSupportedTransactionVersion: 256 }], invalid("Invalid params: invalid value: integer `256`, expected u8.")],
+  // config objects: known keys, enums
+  ["an unknown config key", "getBalance", [key, { comitment: "finalized" }], invalid("Invalid params: unknown field `comitment`, expected `commitment` or `minContextSlot`.")],
+  ["an unknown commitment", "getSlot", [{ commitment: "max" }], invalid("Invalid params: unknown variant `max`, expected one of `processed`, `confirmed`, `finalized`.")],
+  ["null config fields mean default", "getSlot", [{ commitment: null, minContextSlot: null }], "ok"],
+  ["a config that is a string", "getEpochInfo", ["finalized"], invalid('Invalid params: invalid type: string "finalized", expected struct RpcContextConfig.')],
+  ["an unknown transactionDetails", "getBlock", [1, { transactionDetails: "some" }], invalid("Invalid params: unknown variant `some`, expected one of `full`, `accounts`, `signatures`, `none`.")],
+  ["getBlock with the deprecated encoding string", "getBlock", [1, "base64"], "ok"],
+  ["an unknown account encoding", "getAccountInfo", [key, { encoding: "hex" }], invalid("Invalid params: unknown variant `hex`, expected one of `binary`, `base58`, `base64`, `jsonParsed`, `base64+zstd`.")],
+  ["a dataSlice without length", "getAccountInfo", [key, { dataSlice: { offset: 0 } }], invalid("Invalid params: missing field `length`.")],
+  // spec limits
+  ["getBlock processed", "getBlock", [1, { commitment: "processed" }], invalid("Method does not support commitment below `confirmed`")],
+  ["getBlock confirmed", "getBlock", [1, { commitment: "confirmed" }], "ok"],
+  ["getBlocks span N", "getBlocks", [10, 10 + limits.maxSlotSpan], "ok"],
+  ["getBlocks span N+1", "getBlocks", [10, 11 + limits.maxSlotSpan], invalid("Slot range too large; max 500000")],
+  ["getBlocks end before start", "getBlocks", [10, 5], "ok"],
+  ["getBlocks with config in second place", "getBlocks", [10, { commitment: "confirmed" }], "ok"],
+  ["getBlocks processed", "getBlocks", [10, 20, { commitment: "processed" }], invalid("Method does not support commitment below `confirmed`")],
+  ["getBlocksWithLimit limit N", "getBlocksWithLimit", [10, limits.maxSlotSpan], "ok"],
+  ["getBlocksWithLimit limit N+1", "getBlocksWithLimit", [10, limits.maxSlotSpan + 1], invalid("Limit too large; max 500000")],
+  ["getBlocksWithLimit processed", "getBlocksWithLimit", [10, 5, { commitment: "processed" }], invalid("Method does not support commitment below `confirmed`")],
+  ["dataSlice with base64", "getAccountInfo", [key, { encoding: "base64", dataSlice: { offset: 0, length: 8 } }], "ok"],
+  ["dataSlice with jsonParsed", "getAccountInfo", [key, { encoding: "jsonParsed", dataSlice: { offset: 0, length: 8 } }], params(-32600, "Sliced account data can only be encoded using binary (base 58) or base64 encoding.")],
+  // Agave limits
+  ["getMultipleAccounts N", "getMultipleAccounts", [keys(limits.maxAccountsPerCall)], "ok"],
+  ["getMultipleAccounts N+1", "getMultipleAccounts", [keys(limits.maxAccountsPerCall + 1)], invalid("Too many inputs provided; max 100")],
+  ["getProgramAccounts without filters", "getProgramAccounts", [key], invalid("getProgramAccounts requires filters on this endpoint (dataSize, memcmp or tokenAccountState)")],
+  ["getProgramAccounts with empty filters", "getProgramAccounts", [key, { filters: [] }], invalid("getProgramAccounts requires filters on this endpoint (dataSize, memcmp or tokenAccountState)")],
+  ["getProgramAccounts filters N", "getProgramAccounts", [key, { filters: Array(4).fill(dataSize) }], "ok"],
+  ["getProgramAccounts filters N+1", "getProgramAccounts", [key, { filters: Array(5).fill(dataSize) }], invalid("Too many filters provided; max 4")],
+  ["an unknown filter", "getProgramAccounts", [key, { filters: [{ size: 1 }] }], invalid("Invalid params: unknown variant `size`, expected one of `dataSize`, `memcmp`, `tokenAccountState`.")],
+  ["memcmp base58 bytes with a bad character", "getProgramAccounts", [key, { filters: [{ memcmp: { offset: 0, bytes: "abc0" } }] }], invalid("Invalid param: Base58DecodeError(InvalidCharacter { character: '0', index: 3 })")],
+  ["memcmp 128 bytes (N)", "getProgramAccounts", [key, { filters: [{ memcmp: { offset: 0, bytes: btoa("x".repeat(128)), encoding: "base64" } }] }], "ok"],
+  ["memcmp 129 bytes (N+1)", "getProgramAccounts", [key, { filters: [{ memcmp: { offset: 0, bytes: btoa("x".repeat(129)), encoding: "base64" } }] }], invalid("Invalid param: DataTooLarge")],
+  ["getSignaturesForAddress limit N", "getSignaturesForAddress", [key, { limit: 1000 }], "ok"],
+  ["getSignaturesForAddress limit N+1", "getSignaturesForAddress", [key, { limit: 1001 }], invalid("Invalid limit; max 1000")],
+  ["getSignaturesForAddress limit 0", "getSignaturesForAddress", [key, { limit: 0 }], invalid("Invalid limit; max 1000")],
+  ["getBlockProduction lastSlot < firstSlot", "getBlockProduction", [{ range: { firstSlot: 9, lastSlot: 8 } }], invalid("lastSlot, 8, cannot be less than firstSlot, 9")],
+  ["getBlockProduction with no params", "getBlockProduction", [], "ok"],
+  ["sendTransaction json encoding", "sendTransaction", ["AQ==", { encoding: "json" }], invalid("unsupported encoding: json. Supported encodings: base58, base64")],
+  // getTokenAccountsByDelegate, both forms
+  ["delegate form (b) with programId", "getTokenAccountsByDelegate", [key, { programId: key }, { encoding: "jsonParsed" }], "ok"],
+  ["delegate form (a) with options", "getTokenAccountsByDelegate", [key, { encoding: "base64", commitment: "confirmed" }], "ok"],
+  ["delegate form (a) bare", "getTokenAccountsByDelegate", [key], "ok"],
+  ["delegate form (a) slice with default jsonParsed", "getTokenAccountsByDelegate", [key, { dataSlice: { offset: 0, length: 1 } }], params(-32600, "Sliced account data can only be encoded using binary (base 58) or base64 encoding.")],
+  ["delegate form (a) with a third param", "getTokenAccountsByDelegate", [key, { encoding: "base64" }, {}], invalid("Invalid parameters: Expected from 1 to 2 parameters.", JSON.stringify("Got: 3"))],
+  ["delegate filter with both keys", "getTokenAccountsByDelegate", [key, { mint: key, programId: key }], invalid("Invalid params: invalid value: map, expected map with a single key.")],
+  ["owner without a filter", "getTokenAccountsByOwner", [key], invalid("`params` should have at least 2 argument(s)")],
+  ["owner with options instead of a filter", "getTokenAccountsByOwner", [key, { encoding: "base64" }], invalid("Invalid params: unknown variant `encoding`, expected `mint` or `programId`.")],
+];
+
+describe("method allowlist and params (Agave's messages)", () => {
+  it.each(cases)("%s", (_name, method, given, expected) => {
+    const outcome = validateCall(method, given);
+    if (expected === "ok") expect(outcome).toMatchObject({ ok: true });
+    else expect(outcome).toEqual({ ok: false, error: expected });
+  });
+
+  it("lists exactly the methods of issue 5", () => {
+    expect(Object.keys(methodParams).sort()).toEqual(
+      [
+        "getAccountInfo", "getBalance", "getBlock", "getBlockCommitment", "getBlockHeight", "getBlockProduction", "getBlocks",
+        "getBlocksWithLimit", "getBlockTime", "getTokenAccountsByDelegate", "getClusterNodes", "getSlot", "getLatestBlockhash",
+        "getHealth", "getVersion", "getEpochInfo", "getMultipleAccounts", "getTokenSupply", "getTokenLargestAccounts",
+        "getTokenAccountBalance", "getTokenAccountsByOwner", "getSignaturesForAddress", "getTransaction",
+        "getMinimumBalanceForRentExemption", "getProgramAccounts", "sendTransaction", "simulateTransaction",
+      ].sort(),
+    );
+  });
+});
