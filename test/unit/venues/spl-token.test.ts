@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WSOL_MINT } from "../../../src/solana/well-known";
+import { decodeMint, decodeTokenAccount, decodeVault } from "../../../src/venues/spl-token";
+import { loadAccountFixture, withData, withOwner } from "./load-fixture";
+
+const fixture = (path: string) => loadAccountFixture(path);
+
+describe("SPL / Token-2022 mints", () => {
+  it("decodes a 10-decimal SPL mint as Vixen asserts (supply 0, mint authority Eyv3PBdm…)", () => {
+    expect(decodeMint(fixture("spl-token/mint_3SmPYPvZ_decimals10_vixen.json"))).toEqual({
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      mintAuthority: "Eyv3PBdmp5PUVzrT3orDVad8roBMK8au9nKBazZXkKtA",
+      supply: 0n,
+      decimals: 10,
+      isInitialized: true,
+      freezeAuthority: null,
+    });
+  });
+
+  it("decodes the pump mint Df6yfrKC (6 dp, authorities revoked), wSOL and a test mint with both authorities", () => {
+    expect(decodeMint(fixture("spl-token/mint_Df6yfrKC_pump.json"))).toMatchObject({
+      decimals: 6,
+      supply: 999965054959795n,
+      mintAuthority: null,
+      freezeAuthority: null,
+    });
+    expect(decodeMint(fixture("spl-token/mint_wSOL_native_solana_cli.json"))).toMatchObject({ decimals: 9, supply: 0n, mintAuthority: null });
+    const test = decodeMint(fixture("spl-token/mint_FQuMNJ6U_solana_cli.json"));
+    // the collector rounds this supply to "1e17"; the bytes hold 1.00001e17
+    expect(test).toMatchObject({ decimals: 9, supply: 100001000000000000n });
+    expect(test.mintAuthority?.startsWith("FXBXnx")).toBe(true);
+    expect(test.freezeAuthority).toBe(test.mintAuthority);
+  });
+
+  it("decodes Token-2022 mints with extensions from their 82-byte base", () => {
+    expect(decodeMint(fixture("token-2022/mint_B4rGSdcB_with_extensions.json"))).toMatchObject({
+      tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+      decimals: 9,
+      supply: 1000000000000n,
+    });
+    expect(decodeMint(fixture("token-2022/mint_BtSLwAFD_with_extensions_vixen.json"))).toMatchObject({ decimals: 9, supply: 0n });
+  });
+
+  it("rejects a foreign owner, an SPL mint that is not 82 bytes, and a Token-2022 token account", () => {
+    const mint = fixture("spl-token/mint_Df6yfrKC_pump.json");
+    expect(() => decodeMint(withOwner(mint, "11111111111111111111111111111111"))).toThrow(/owner/);
+    expect(() => decodeMint(withData(mint, (d) => Uint8Array.from([...d, 0])))).toThrow(/size/);
+    expect(() => decodeMint(fixture("meteora-dlmm/B5Eia4cE_token2022_SOL/reserve_x_token2022_account.json"))).toThrow(/discriminator/);
+  });
+});
+
+describe("SPL / Token-2022 token accounts", () => {
+  it("decodes the wSOL token account DNXgeM9E and the EtAdVRLF reserves", () => {
+    expect(decodeTokenAccount(fixture("spl-token/token_account_DNXgeM9E_wSOL_cpmm_create_pool_fee.json"))).toMatchObject({
+      mint: WSOL_MINT,
+      state: 1,
+    });
+    const reserveX = decodeTokenAccount(fixture("meteora-dlmm/EtAdVRLF_pump_SOL/reserve_x_token_account.json"));
+    expect(reserveX).toMatchObject({ mint: "Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump", owner: "EtAdVRLFH22rjWh3mcUasKFF27WtHhsaCvK27tPFFWig" });
+  });
+
+  it("decodes a 178-byte Token-2022 account (AccountType 2 at byte 165) at the classic offsets", () => {
+    const reserve = decodeTokenAccount(fixture("meteora-dlmm/B5Eia4cE_token2022_SOL/reserve_x_token2022_account.json"));
+    expect(reserve).toMatchObject({ mint: "B4rGSdcBrmLEPUQXpZa91PMsRE3GqNcjLd6EMvM3yaj2", owner: "B5Eia4cE71tKuEDaqPHucJLG2fxySKyKzLMewd2nUvoc" });
+  });
+
+  it("rejects a mint passed as a token account and checks the vault's mint", () => {
+    expect(() => decodeTokenAccount(fixture("spl-token/mint_Df6yfrKC_pump.json"))).toThrow(/size/);
+    expect(() => decodeTokenAccount(fixture("token-2022/mint_B4rGSdcB_with_extensions.json"))).toThrow(/discriminator/);
+    const reserveY = fixture("meteora-dlmm/EtAdVRLF_pump_SOL/reserve_y_token_account.json");
+    expect(decodeVault("Test", reserveY, WSOL_MINT).amount).toBeGreaterThan(0n);
+    expect(() => decodeVault("Test", reserveY, TOKEN_PROGRAM_ADDRESS)).toThrow(/mismatch/);
+  });
+});
