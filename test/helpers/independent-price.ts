@@ -1,0 +1,148 @@
+import { getAddressDecoder } from "@solana/kit";
+import { rawAccounts } from "./localnet";
+
+/**
+ * Spot prices computed straight from raw account bytes with the offsets of VENUES.md, in floating point — written apart
+ * from src/venues on purpose, so a test compares two independent readings of the same chain state.
+ */
+const addr = getAddressDecoder();
+const u8 = (b: Uint8Array, o: number) => b[o]!;
+const u16 = (b: Uint8Array, o: number) => new DataView(b.buffer, b.byteOffset).getUint16(o, true);
+const i32 = (b: Uint8Array, o: number) => new DataView(b.buffer, b.byteOffset).getInt32(o, true);
+const u64 = (b: Uint8Array, o: number) => new DataView(b.buffer, b.byteOffset).getBigUint64(o, true);
+const i64 = (b: Uint8Array, o: number) => new DataView(b.buffer, b.byteOffset).getBigInt64(o, true);
+const u128 = (b: Uint8Array, o: number) => u64(b, o) + (u64(b, o + 8) << 64n);
+const key = (b: Uint8Array, o: number) => addr.decode(b.subarray(o, o + 32)) as string;
+const tokenAmount = (b: Uint8Array) => u64(b, 64);
+const mintDecimals = (b: Uint8Array) => u8(b, 44);
+const Q64 = 2 ** 64;
+
+export interface IndependentPrice {
+  slot: number;
+  /** human units of `quoteMint` per 1 human unit of the mint asked for */
+  price: number;
+  quoteMint: string;
+}
+
+async function read(addresses: string[]) {
+  const r = await rawAccounts(addresses);
+  return { slot: r.slot, get: (i: number) => r.data[i]! };
+}
+
+async function decimalsOf(mints: string[]): Promise<number[]> {
+  const r = await rawAccounts(mints);
+  return r.data.map((d) => mintDecimals(d!));
+}
+
+/** Price of `mint` from pool `pool` of `kind`. Orientation: the pool's pair is turned so that `mint` is the base. */
+export async function independentPrice(kind: string, pool: string, mint: string): Promise<IndependentPrice> {
+  const first = await read([pool]);
+  const p = first.get(0);
+  let base: string, quote: string, quotePerBase: number, slot = first.slot;
+  switch (kind) {
+    case "pumpfun": {
+      const quoteMint = p.length >= 115 ? key(p, 83) : "11111111111111111111111111111111";
+      const q = quoteMint === "11111111111111111111111111111111" ? "So11111111111111111111111111111111111111112" : quoteMint;
+      const [dm, dq] = await decimalsOf([mint, q]);
+      base = mint;
+      quote = q;
+      quotePerBase = Number(u64(p, 16)) / 10 ** dq! / (Number(u64(p, 8)) / 10 ** dm!);
+      break;
+    }
+    case "pumpswap": {
+      base = key(p, 43);
+      quote = key(p, 75);
+      const r = await read([key(p, 139), key(p, 171), base, quote]);
+      slot = r.slot;
+      quotePerBase = Number(tokenAmount(r.get(1))) / 10 ** mintDecimals(r.get(3)) / (Number(tokenAmount(r.get(0))) / 10 ** mintDecimals(r.get(2)));
+      break;
+    }
+    case "raydium-amm-v4": {
+      base = key(p, 400);
+      quote = key(p, 432);
+      const r = await read([key(p, 336), key(p, 368)]);
+      slot = r.slot;
+      const coin = Number(tokenAmount(r.get(0)) - u64(p, 192));
+      const pc = Number(tokenAmount(r.get(1)) - u64(p, 200));
+      quotePerBase = pc / 10 ** Number(u64(p, 40)) / (coin / 10 ** Number(u64(p, 32)));
+      break;
+    }
+    case "raydium-cpmm": {
+      base = key(p, 168);
+      quote = key(p, 200);
+      const r = await read([key(p, 72), key(p, 104)]);
+      slot = r.slot;
+      const fees0 = u64(p, 341) + u64(p, 357) + u64(p, 397);
+      const fees1 = u64(p, 349) + u64(p, 365) + u64(p, 405);
+      const reserve0 = Number(tokenAmount(r.get(0)) - fees0);
+      const reserve1 = Number(tokenAmount(r.get(1)) - fees1);
+      quotePerBase = (reserve1 / reserve0) * 10 ** (u8(p, 331) - u8(p, 332));
+      break;
+    }
+    case "raydium-clmm": {
+      base = key(p, 73);
+      quote = key(p, 105);
+      quotePerBase = (Number(u128(p, 253)) / Q64) ** 2 * 10 ** (u8(p, 233) - u8(p, 234));
+      break;
+    }
+    case "meteora-dlmm": {
+      base = key(p, 88);
+      quote = key(p, 120);
+      const [dx, dy] = await decimalsOf([base, quote]);
+      quotePerBase = (1 + u16(p, 80) / 10_000) ** i32(p, 76) * 10 ** (dx! - dy!);
+      break;
+    }
+    case "meteora-damm-v2": {
+      base = key(p, 168);
+      quote = key(p, 200);
+      const [da, db] = await decimalsOf([base, quote]);
+      quotePerBase = (Number(u128(p, 456)) / Q64) ** 2 * 10 ** (da! - db!);
+      break;
+    }
+    case "meteora-dbc": {
+      base = key(p, 136);
+      const config = (await read([key(p, 72)])).get(0);
+      quote = key(config, 8);
+      const [db, dq] = await decimalsOf([base, quote]);
+      quotePerBase = (Number(u128(p, 280)) / Q64) ** 2 * 10 ** (db! - dq!);
+      break;
+    }
+    case "meteora-damm-v1": {
+      base = key(p, 40);
+      quote = key(p, 72);
+      const aVault = key(p, 104), bVault = key(p, 136);
+      const r = await read([aVault, bVault, key(p, 168), key(p, 200), base, quote]);
+      slot = r.slot;
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const held = (vault: Uint8Array, lp: Uint8Array, lpSupply: bigint) => {
+        // unlocked = total − locked_profit·(1 − elapsed·degradation/1e12)
+        const total = u64(vault, 11);
+        const locked = u64(vault, 1203);
+        const lastReport = u64(vault, 1211);
+        const degradation = u64(vault, 1219);
+        const ratioE12 = (now - lastReport) * degradation;
+        const stillLocked = ratioE12 >= 1_000_000_000_000n ? 0n : (locked * (1_000_000_000_000n - ratioE12)) / 1_000_000_000_000n;
+        return Number(total - stillLocked) * (Number(tokenAmount(lp)) / Number(lpSupply));
+      };
+      const lpMints = await read([key(r.get(0), 115), key(r.get(1), 115)]);
+      const a = held(r.get(0), r.get(2), u64(lpMints.get(0), 36));
+      const b = held(r.get(1), r.get(3), u64(lpMints.get(1), 36));
+      if (u8(p, 874) !== 0) throw new Error("stable DAMM v1 pools are not computed independently here");
+      quotePerBase = b / 10 ** mintDecimals(r.get(5)) / (a / 10 ** mintDecimals(r.get(4)));
+      break;
+    }
+    default:
+      throw new Error(`no independent computation for ${kind}`);
+  }
+  if (base === mint) return { slot, price: quotePerBase, quoteMint: quote };
+  if (quote === mint) return { slot, price: 1 / quotePerBase, quoteMint: base };
+  throw new Error(`pool ${pool} does not trade ${mint}`);
+}
+
+/** SOL/USD from the Pyth PriceUpdateV2 at its mainnet address: price × 10^expo, with its publish time. */
+export async function independentSolUsd(): Promise<{ price: number; publishTime: number }> {
+  const r = await read(["7UVimffxr9ow1uXYxsr4LHAcV58mLzhmwaeKvJ1pjLiE"]);
+  const d = r.get(0);
+  const o = u8(d, 40) === 1 ? 41 : 42; // verification level: Full = 1 byte, Partial = 2
+  return { price: Number(i64(d, o + 32)) * 10 ** i32(d, o + 48), publishTime: Number(i64(d, o + 52)) };
+}

@@ -1,0 +1,46 @@
+import { env } from "cloudflare:workers";
+import type { WorldManifest, WorldPool, WorldToken } from "../../localnet/src/chain/types";
+
+/** Plain JSON-RPC to localnet (not through the worker): the tests' independent view of the chain. */
+export async function chainRpc<T>(method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(env.LOCALNET_URL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const body = (await res.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+export async function world(): Promise<WorldManifest> {
+  return (await fetch(`${env.LOCALNET_URL}/__localnet/world`)).json();
+}
+
+export async function advance(slots: number): Promise<number> {
+  const res = await fetch(`${env.LOCALNET_URL}/__localnet/advance?slots=${slots}`, { method: "POST" });
+  return ((await res.json()) as { slot: number }).slot;
+}
+
+export async function upstreamRequests(requestId: string): Promise<number> {
+  const res = await fetch(`${env.LOCALNET_URL}/__localnet/stats?requestId=${encodeURIComponent(requestId)}`);
+  return ((await res.json()) as { requests: number }).requests;
+}
+
+/** Raw account bytes at commitment `confirmed`, with the context slot. */
+export async function rawAccounts(addresses: string[]): Promise<{ slot: number; data: (Uint8Array | null)[]; owners: (string | null)[]; lamports: (number | null)[] }> {
+  const result = await chainRpc<{ context: { slot: number }; value: ({ data: [string, string]; owner: string; lamports: number } | null)[] }>("getMultipleAccounts", [
+    addresses,
+    { encoding: "base64", commitment: "confirmed" },
+  ]);
+  return {
+    slot: result.context.slot,
+    data: result.value.map((v) => (v ? Uint8Array.from(atob(v.data[0]), (c) => c.charCodeAt(0)) : null)),
+    owners: result.value.map((v) => v?.owner ?? null),
+    lamports: result.value.map((v) => v?.lamports ?? null),
+  };
+}
+
+export function tokensWhere(manifest: WorldManifest, pred: (t: WorldToken) => boolean): WorldToken[] {
+  return manifest.tokens.filter(pred);
+}
+
+export function poolsOfKind(manifest: WorldManifest, kind: string): { token: WorldToken; pool: WorldPool }[] {
+  return manifest.tokens.flatMap((token) => token.pools.filter((p) => p.kind === kind).map((pool) => ({ token, pool })));
+}

@@ -1,0 +1,177 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { newApiKey } from "../helpers/keys";
+import { getJson } from "../helpers/http";
+import { poolsOfKind, upstreamRequests, world } from "../helpers/localnet";
+import { independentPrice, independentSolUsd } from "../helpers/independent-price";
+import type { WorldManifest } from "../../localnet/src/chain/types";
+
+interface PriceRecord {
+  ca: string;
+  dex: string;
+  priceInSol: string;
+  priceInUsd: string;
+  marketCap: string;
+  pool: string;
+  poolType: string;
+  liquidityUsd: string;
+  slot: number;
+  updatedAt: number;
+  curveProgress?: string;
+  graduated?: boolean;
+  success?: boolean;
+}
+
+const WSOL = "So11111111111111111111111111111111111111112";
+const venueOfKind: Record<string, string> = {
+  pumpfun: "venue-a",
+  "raydium-amm-v4": "venue-b",
+  "raydium-cpmm": "venue-b",
+  "raydium-clmm": "venue-b",
+  "meteora-dlmm": "venue-c",
+  "meteora-damm-v1": "venue-c",
+  "meteora-damm-v2": "venue-c",
+  "meteora-dbc": "venue-c",
+  pumpswap: "venue-d",
+};
+
+let key = "";
+let manifest: WorldManifest;
+beforeAll(async () => {
+  key = await newApiKey();
+  manifest = await world();
+});
+const auth = (extra: Record<string, string> = {}) => ({ headers: { "x-api-key": key, ...extra } });
+const relErr = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
+
+/**
+ * Asks the worker, then recomputes from raw bytes at the same slot (retrying when a block landed in between) and
+ * returns both. USD = quote price × SOL/USD from the oracle for SOL-quoted pools, × 1 for USD-stable quotes.
+ */
+async function priceAndTruth(path: string, kind: string, pool: (r: PriceRecord) => string, mint: string) {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const res = await getJson<PriceRecord>(path, auth());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const truth = await independentPrice(kind, pool(res.body), mint);
+    if (truth.slot !== res.body.slot) {
+      await new Promise((r) => setTimeout(r, 1100)); // let the 1 s price cache expire
+      continue;
+    }
+    const sol = await independentSolUsd();
+    const usdPerQuote = truth.quoteMint === WSOL ? sol.price : 1;
+    return { record: res.body, truthUsd: truth.price * usdPerQuote, truthSol: (truth.price * usdPerQuote) / sol.price, sol };
+  }
+  throw new Error(`no read of ${path} at a stable slot`);
+}
+
+describe("price equals an independent computation from raw reserves / sqrt price / active bin", () => {
+  const kinds = Object.keys(venueOfKind);
+  for (const kind of kinds) {
+    it(`${kind}: named pool on its venue`, async () => {
+      // Given a world pool of this kind
+      const [first] = poolsOfKind(manifest, kind).filter(({ token }) => !token.tags.includes("complete"));
+      expect(first, `world has a ${kind} pool`).toBeDefined();
+      const { token, pool } = first!;
+      // When the venue endpoint prices the token from that pool
+      const { record, truthUsd, truthSol } = await priceAndTruth(`/api/v1/${venueOfKind[kind]}?ca=${token.mint}&poolId=${pool.address}`, kind, () => pool.address, token.mint);
+      // Then the record names the pool and the price matches to 1e-9
+      expect(record).toMatchObject({ ca: token.mint, dex: kind, pool: pool.address });
+      expect(relErr(Number(record.priceInUsd), truthUsd)).toBeLessThanOrEqual(1e-9);
+      expect(relErr(Number(record.priceInSol), truthSol)).toBeLessThanOrEqual(1e-9);
+      expect(Number(record.liquidityUsd)).toBeGreaterThan(0);
+      expect(record.updatedAt).toBeGreaterThan(Date.now() - 120_000);
+    });
+  }
+});
+
+describe("auto routing", () => {
+  it("prices a graduated pump.fun token from its PumpSwap pool", async () => {
+    const token = manifest.tokens.find((t) => t.tags.includes("graduated"));
+    expect(token, "world has a graduated token").toBeDefined();
+    const { record, truthUsd } = await priceAndTruth(`/api/v1/price?ca=${token!.mint}`, "pumpswap", (r) => r.pool, token!.mint);
+    expect(record.dex).toBe("pumpswap");
+    expect(record.graduated).toBe(true);
+    expect(relErr(Number(record.priceInUsd), truthUsd)).toBeLessThanOrEqual(1e-9);
+  });
+
+  it("prices a live bonding curve with its progress, and never a completed curve", async () => {
+    const live = manifest.tokens.find((t) => t.venues.includes("pumpfun") && (t.tags.includes("near-graduation") || t.tags.includes("fresh")) && !t.tags.includes("complete"));
+    expect(live).toBeDefined();
+    const { record } = await priceAndTruth(`/api/v1/price?ca=${live!.mint}`, "pumpfun", (r) => r.pool, live!.mint);
+    expect(record.dex).toBe("pumpfun");
+    expect(record.graduated).toBe(false);
+    expect(Number(record.curveProgress)).toBeGreaterThanOrEqual(0);
+    expect(Number(record.curveProgress)).toBeLessThanOrEqual(100);
+
+    const complete = manifest.tokens.find((t) => t.tags.includes("complete") && !t.tags.includes("graduated"));
+    if (complete) {
+      const res = await getJson<PriceRecord>(`/api/v1/venue-a?ca=${complete.mint}`, auth());
+      expect(res.status).toBe(404);
+    }
+  });
+
+  it("marketCap = supply in human units × priceInUsd", async () => {
+    const token = manifest.tokens.find((t) => t.tags.includes("graduated"))!;
+    const res = await getJson<PriceRecord>(`/api/v1/price?ca=${token.mint}`, auth());
+    const supply = await (await import("../helpers/localnet")).chainRpc<{ value: { uiAmountString: string } }>("getTokenSupply", [token.mint, { commitment: "confirmed" }]);
+    expect(relErr(Number(res.body.marketCap), Number(supply.value.uiAmountString) * Number(res.body.priceInUsd))).toBeLessThanOrEqual(1e-9);
+  });
+
+  it("a token on several venues is priced from its deepest pool", async () => {
+    const multi = manifest.tokens.find((t) => new Set(t.pools.map((p) => p.kind)).size > 1 && !t.tags.includes("complete"));
+    expect(multi, "world has a multi-venue token").toBeDefined();
+    const auto = await getJson<PriceRecord>(`/api/v1/price?ca=${multi!.mint}`, auth());
+    expect(auto.status).toBe(200);
+    for (const pool of multi!.pools) {
+      const one = await getJson<PriceRecord>(`/api/v1/${venueOfKind[pool.kind]}?ca=${multi!.mint}&poolId=${pool.address}`, auth());
+      if (one.status === 200) expect(Number(auto.body.liquidityUsd)).toBeGreaterThanOrEqual(Number(one.body.liquidityUsd));
+    }
+  });
+});
+
+describe("lists", () => {
+  it("answers a comma list in request order, duplicates and spaces included, each with success", async () => {
+    const [a, b] = manifest.tokens.filter((t) => t.tags.includes("graduated") || t.venues.includes("pumpswap")).map((t) => t.mint);
+    const unknown = "11111111111111111111111111111112";
+    const res = await getJson<(PriceRecord & { error?: { code: number } })[]>(`/api/v1/price?ca=${a},%20${unknown}%20,${a},${b}`, auth());
+    expect(res.status).toBe(200);
+    expect(res.body.map((r) => r.ca)).toEqual([a, unknown, a, b]);
+    expect(res.body.map((r) => r.success)).toEqual([true, false, true, true]);
+    expect(res.body[1]!.error!.code).toBe(404);
+  });
+
+  it("venue paths accept lists too, and friendly aliases map to the same handlers", async () => {
+    const pumps = manifest.tokens.filter((t) => t.venues.includes("pumpswap")).slice(0, 2).map((t) => t.mint);
+    const res = await getJson<PriceRecord[]>(`/api/v1/venue-d?ca=${pumps.join(",")}`, auth());
+    expect(res.body.every((r) => r.success && r.dex === "pumpswap")).toBe(true);
+    const alias = await getJson<PriceRecord[]>(`/api/v1/pumpswap?ca=${pumps.join(",")}`, auth());
+    expect(alias.body.map((r) => r.pool)).toEqual(res.body.map((r) => r.pool));
+  });
+});
+
+describe("upstream requests, counted at localnet", () => {
+  it("a cold single-mint price makes exactly 1 upstream request; a warm one makes 0", async () => {
+    const token = manifest.tokens.find((t) => t.venues.includes("pumpswap") && !t.tags.includes("usdc-quoted"))!;
+    // A fresh isolate would have no static facts; here derivations may be memoised, which never adds requests.
+    const run = crypto.randomUUID();
+    await new Promise((r) => setTimeout(r, 1100)); // past the price TTL of anything an earlier test cached
+    const cold = await getJson<PriceRecord>(`/api/v1/price?ca=${token.mint}`, auth({ "x-request-id": `cold-${run}` }));
+    expect(cold.status).toBe(200);
+    expect(await upstreamRequests(`cold-${run}`)).toBe(1);
+    const warm = await getJson<PriceRecord>(`/api/v1/price?ca=${token.mint}`, auth({ "x-request-id": `warm-${run}` }));
+    expect(warm.status).toBe(200);
+    expect(await upstreamRequests(`warm-${run}`)).toBe(0);
+  });
+
+  it("100 mints make at most ceil(addresses/100) requests (one JSON-RPC batch per 10 pages)", async () => {
+    const mints = manifest.tokens.map((t) => t.mint);
+    const hundred = Array.from({ length: 100 }, (_, i) => mints[i % mints.length]!);
+    const run = crypto.randomUUID();
+    await new Promise((r) => setTimeout(r, 1100)); // past the price TTL: every mint cold again
+    const res = await getJson<PriceRecord[]>(`/api/v1/price?ca=${hundred.join(",")}`, auth({ "x-request-id": `list-${run}` }));
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(100);
+    const distinct = new Set(hundred).size;
+    // Every distinct mint needs at least its own account and one pool: addresses ≥ 2 × distinct.
+    expect(await upstreamRequests(`list-${run}`)).toBeLessThanOrEqual(Math.ceil((2 * distinct) / 100));
+  });
+});
