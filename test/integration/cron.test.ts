@@ -1,0 +1,52 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { newApiKey } from "../helpers/keys";
+import { getJson } from "../helpers/http";
+import { advance, poolsOfKind, upstreamRequests, world } from "../helpers/localnet";
+import type { WorldManifest } from "../../localnet/src/chain/types";
+
+let key = "";
+let manifest: WorldManifest;
+beforeAll(async () => {
+  key = await newApiKey();
+  manifest = await world();
+});
+
+async function runCron() {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+describe("cron: pool registry from swaps seen on chain", () => {
+  it("learns the non-derivable pools (Raydium AMM v4, Meteora DBC) that trade, then prices them in one upstream request", async () => {
+    // Given some blocks of swaps on every venue
+    await advance(30);
+    // When the cron runs (twice: the second run continues from the cursor)
+    await runCron();
+    await advance(30);
+    await runCron();
+    // Then the registry holds pools the world trades, including registry-only kinds
+    const { results } = await env.DB.prepare("SELECT address, kind, base_mint, quote_mint, related FROM pools").all<{ address: string; kind: string; related: string }>();
+    const known = new Set(results.map((r) => r.address));
+    const cursor = await env.DB.prepare("SELECT slot FROM ingest_cursor WHERE name = 'pools'").first<{ slot: number }>();
+    expect(cursor!.slot).toBeGreaterThan(0);
+    for (const kind of ["raydium-amm-v4", "meteora-dbc"]) {
+      const worldPools = poolsOfKind(manifest, kind).map((p) => p.pool.address);
+      expect(worldPools.some((a) => known.has(a)), `${kind} pool learned`).toBe(true);
+    }
+    expect(results.every((r) => Object.keys(JSON.parse(r.related)).length > 0)).toBe(true);
+
+    // And a token whose only pool is registered is priced from it with exactly one upstream request
+    const amm = poolsOfKind(manifest, "raydium-amm-v4").find(({ pool }) => known.has(pool.address))!;
+    await new Promise((r) => setTimeout(r, 1100));
+    const id = `cron-${crypto.randomUUID()}`;
+    const res = await getJson<{ dex: string; pool: string }>(`/api/v1/venue-b?ca=${amm.token.mint}`, { headers: { "x-api-key": key, "x-request-id": id } });
+    expect(res.status).toBe(200);
+    expect(res.body.dex).toBe("raydium-amm-v4");
+    expect(res.body.pool).toBe(amm.pool.address);
+    expect(await upstreamRequests(id)).toBe(1);
+  });
+});
