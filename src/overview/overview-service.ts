@@ -25,8 +25,7 @@ import { fetchOffchainProfile, isTransientOffchainOutcome, type OffchainProfile 
 import { OverviewPartCache } from "./overview-part-cache";
 import type { TokenOverview } from "./overview-schema";
 import { RoundTripBatcher } from "./round-trip-batcher";
-import { findMetadataPda } from "./token-metadata/metaplex-metadata";
-import { buildOnchainIdentity, decodeOverviewMint, type DecodedMint, type OnchainIdentity } from "./token-profile";
+import { buildOnchainIdentity, decodeOverviewMint, findMetaplexMetadataAddress, type DecodedMint, type OnchainIdentity } from "./token-profile";
 
 /** What an overview needs from the outside world. */
 export interface OverviewDeps {
@@ -103,7 +102,7 @@ async function readChainParts(
 ): Promise<{ profile: Promise<TokenProfile>; holders: HoldersSummary }> {
   if (cachedProfile && cachedHolders) return { profile: Promise.resolve(cachedProfile), holders: cachedHolders };
 
-  const metadataPda = cachedProfile ? undefined : await findMetadataPda(mint);
+  const metadataPda = cachedProfile ? undefined : await findMetaplexMetadataAddress(mint);
   // Round trip 1: both calls are issued in this turn, so they leave as one batch.
   const accountsRead = readAccounts(batcher.driver, metadataPda ? [mint, metadataPda] : [mint], deps.requestId);
   const largestRead = cachedHolders

@@ -7,7 +7,12 @@ import type { Address } from "@solana/kit";
 import { ApiError } from "../errors/api-error";
 import type { RawAccount } from "../solana/account-reader";
 import { AccountDecodeError } from "./token-metadata/account-decode-error";
-import { decodeMetaplexMetadataAccount, type MetaplexMetadata } from "./token-metadata/metaplex-metadata";
+import { findPda, addressBytes } from "../venues/pda";
+import {
+  decodeMetaplexMetadataAccount,
+  METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS,
+  type MetaplexMetadata,
+} from "./token-metadata/metaplex-metadata";
 import { decodeMintAccount, type MintAccount } from "./token-metadata/mint-account";
 import { parseToken2022MintExtensions, type Token2022MintExtensions } from "./token-metadata/token-2022-extensions";
 import type { OverviewCreator, OverviewTransferFee } from "./overview-schema";
@@ -33,6 +38,15 @@ export type OnchainIdentity = {
   transferFee: OverviewTransferFee | null;
   metadataSource: MetadataSource;
 };
+
+/**
+ * The Metaplex metadata PDA of `mint` (seeds `["metadata", program, mint]`), derived synchronously: kit's async
+ * derivation (`findMetadataPda`) refuses to run in workerd, which does not report a secure context.
+ */
+export function findMetaplexMetadataAddress(mint: Address): Promise<Address> {
+  const program = METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS;
+  return findPda(program, ["metadata", addressBytes(program), addressBytes(mint)]);
+}
 
 /**
  * Decodes the mint account of `mint`. Throws `ApiError` NOT_FOUND when the account does not exist, is not a mint
