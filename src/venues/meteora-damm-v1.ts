@@ -13,7 +13,7 @@ import { getFieldsDecoder } from "./layout";
 import { decodeMeteoraVault, meteoraVaultAmountByShare, type MeteoraVault } from "./meteora-vault";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
 import { reservePrice, toHumanPrice } from "./pool-price";
-import { decodeMint, decodeVault } from "./spl-token";
+import { decodeMint, readVaultAmount } from "./spl-token";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 
 export { METEORA_DAMM_V1_PROGRAM_ADDRESS };
@@ -148,7 +148,7 @@ function poolTokenAmount(
 ): bigint {
   const vault = decodeMeteoraVault(vaultAccount);
   if (vault.tokenMint !== tokenMint) throw new VenueDecodeError("MeteoraDammV1Pool", "mismatch", `vault of ${vault.tokenMint}`);
-  const shares = decodeVault("MeteoraDammV1Pool", lpAccount, vault.lpMint).amount;
+  const shares = readVaultAmount("MeteoraDammV1Pool", lpAccount, vault.lpMint);
   return meteoraVaultAmountByShare(vault, nowSeconds, shares, decodeMint(lpMintAccount).supply);
 }
 

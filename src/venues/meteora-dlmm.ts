@@ -11,7 +11,7 @@ import { VenueDecodeError } from "./errors";
 import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u16Le } from "./pda";
 import { netOfFees, toHumanPrice } from "./pool-price";
-import { decodeVault } from "./spl-token";
+import { readVaultAmount } from "./spl-token";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 
 export { METEORA_DLMM_PROGRAM_ADDRESS };
@@ -149,8 +149,8 @@ export function priceFromMeteoraDlmmPair(
   decimalsOf: DecimalsOf,
 ): PoolPrice {
   if (pair.binStep === 0) throw new VenueDecodeError("MeteoraDlmmPair", "value", "zero bin step");
-  const reserveX = decodeVault("MeteoraDlmmPair", related.reserveX, pair.tokenXMint).amount;
-  const reserveY = decodeVault("MeteoraDlmmPair", related.reserveY, pair.tokenYMint).amount;
+  const reserveX = readVaultAmount("MeteoraDlmmPair", related.reserveX, pair.tokenXMint);
+  const reserveY = readVaultAmount("MeteoraDlmmPair", related.reserveY, pair.tokenYMint);
   return {
     kind: "meteora-dlmm",
     baseMint: pair.tokenXMint,

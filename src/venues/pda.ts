@@ -10,10 +10,22 @@ export async function findPda(programAddress: Address, seeds: Seed[]): Promise<A
 }
 
 const addressEncoder = getAddressEncoder();
+/**
+ * Recently encoded addresses. kit's base58 decoding costs ~40 µs and listing candidates encodes the same
+ * mint, quotes and configs once per derivation; bounded by clearing when full (entries are tiny).
+ */
+const encoded = new Map<Address, ReadonlyUint8Array>();
+const ENCODED_LIMIT = 4096;
 
-/** The 32 raw bytes of an address (seeds take keys as bytes, not base58 text). */
+/** The 32 raw bytes of an address (seeds take keys as bytes, not base58 text). Shared: never mutate them. */
 export function addressBytes(value: Address): ReadonlyUint8Array {
-  return addressEncoder.encode(value);
+  let bytes = encoded.get(value);
+  if (bytes === undefined) {
+    if (encoded.size >= ENCODED_LIMIT) encoded.clear();
+    bytes = addressEncoder.encode(value);
+    encoded.set(value, bytes);
+  }
+  return bytes;
 }
 
 /**

@@ -9,7 +9,7 @@ import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
 import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
-import { decodeVault } from "./spl-token";
+import { readVaultAmount } from "./spl-token";
 import { memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 
@@ -97,8 +97,8 @@ export function priceFromPumpSwapPool(
   related: RelatedAccounts<Related>,
   decimalsOf: DecimalsOf,
 ): PoolPrice {
-  const base = decodeVault("PumpSwapPool", related.baseVault, pool.baseMint).amount;
-  const quote = decodeVault("PumpSwapPool", related.quoteVault, pool.quoteMint).amount;
+  const base = readVaultAmount("PumpSwapPool", related.baseVault, pool.baseMint);
+  const quote = readVaultAmount("PumpSwapPool", related.quoteVault, pool.quoteMint);
   return {
     kind: "pumpswap",
     baseMint: pool.baseMint,

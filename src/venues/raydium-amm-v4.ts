@@ -9,7 +9,7 @@ import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda } from "./pda";
 import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import { decodeVault } from "./spl-token";
+import { readVaultAmount } from "./spl-token";
 import type { AccountBytes, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 
 export { RAYDIUM_AMM_V4_PROGRAM_ADDRESS };
@@ -87,8 +87,8 @@ export function requiredAccountsForRaydiumAmmV4Pool(pool: RaydiumAmmV4Pool): Rel
  * (calc_total_without_take_pnl_no_orderbook) trades against.
  */
 export function priceFromRaydiumAmmV4Pool(pool: RaydiumAmmV4Pool, related: RelatedAccounts<Related>): PoolPrice {
-  const coin = netOfFees(decodeVault("RaydiumAmmV4Pool", related.coinVault, pool.coinMint).amount, pool.needTakePnlCoin);
-  const pc = netOfFees(decodeVault("RaydiumAmmV4Pool", related.pcVault, pool.pcMint).amount, pool.needTakePnlPc);
+  const coin = netOfFees(readVaultAmount("RaydiumAmmV4Pool", related.coinVault, pool.coinMint), pool.needTakePnlCoin);
+  const pc = netOfFees(readVaultAmount("RaydiumAmmV4Pool", related.pcVault, pool.pcMint), pool.needTakePnlPc);
   return {
     kind: "raydium-amm-v4",
     baseMint: pool.coinMint,

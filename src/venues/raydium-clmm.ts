@@ -9,7 +9,7 @@ import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
 import { getFieldsDecoder } from "./layout";
 import { netOfFees, sqrtPriceX64Price } from "./pool-price";
 import { raydiumConfigPools } from "./raydium-config-pools";
-import { decodeVault } from "./spl-token";
+import { readVaultAmount } from "./spl-token";
 import type { AccountBytes, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 
 export { RAYDIUM_CLMM_PROGRAM_ADDRESS };
@@ -102,8 +102,8 @@ export function requiredAccountsForRaydiumClmmPool(pool: RaydiumClmmPool): Relat
  * (unclaimed LP fees stay inside: they are not separable without reading every position).
  */
 export function priceFromRaydiumClmmPool(pool: RaydiumClmmPool, related: RelatedAccounts<Related>): PoolPrice {
-  const vault0 = decodeVault("RaydiumClmmPool", related.vault0, pool.mint0).amount;
-  const vault1 = decodeVault("RaydiumClmmPool", related.vault1, pool.mint1).amount;
+  const vault0 = readVaultAmount("RaydiumClmmPool", related.vault0, pool.mint0);
+  const vault1 = readVaultAmount("RaydiumClmmPool", related.vault1, pool.mint1);
   return {
     kind: "raydium-clmm",
     baseMint: pool.mint0,

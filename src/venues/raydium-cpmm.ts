@@ -10,7 +10,7 @@ import { getFieldsDecoder } from "./layout";
 import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { raydiumConfigPools } from "./raydium-config-pools";
-import { decodeVault } from "./spl-token";
+import { readVaultAmount } from "./spl-token";
 import type { AccountBytes, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 
 export { RAYDIUM_CPMM_PROGRAM_ADDRESS };
@@ -109,8 +109,8 @@ export function requiredAccountsForRaydiumCpmmPool(pool: RaydiumCpmmPool): Relat
 
 /** Price token1 per token0 from vault balances minus protocol, fund and creator fees (`vault_amount_without_fee`). */
 export function priceFromRaydiumCpmmPool(pool: RaydiumCpmmPool, related: RelatedAccounts<Related>): PoolPrice {
-  const vault0 = decodeVault("RaydiumCpmmPool", related.vault0, pool.mint0).amount;
-  const vault1 = decodeVault("RaydiumCpmmPool", related.vault1, pool.mint1).amount;
+  const vault0 = readVaultAmount("RaydiumCpmmPool", related.vault0, pool.mint0);
+  const vault1 = readVaultAmount("RaydiumCpmmPool", related.vault1, pool.mint1);
   const reserve0 = netOfFees(vault0, pool.protocolFees0, pool.fundFees0, pool.creatorFees0);
   const reserve1 = netOfFees(vault1, pool.protocolFees1, pool.fundFees1, pool.creatorFees1);
   return {

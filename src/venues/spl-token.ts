@@ -50,6 +50,11 @@ const tokenAccountDecoder = getFieldsDecoder({
   amount: [64, getU64Decoder()],
   state: [108, getU8Decoder()],
 });
+/** Pricing needs only the balance and the mint check: skipping `owner` saves a base58 encoding per vault. */
+const vaultDecoder = getFieldsDecoder({
+  mint: [0, getAddressDecoder()],
+  amount: [64, getU64Decoder()],
+});
 
 /** Decodes an SPL or Token-2022 mint (extensions ignored). Throws `VenueDecodeError` on anything else. */
 export function decodeMint(account: AccountBytes): Mint {
@@ -68,19 +73,24 @@ export function decodeMint(account: AccountBytes): Mint {
 
 /** Decodes an SPL or Token-2022 token account (extensions ignored). Throws `VenueDecodeError` on anything else. */
 export function decodeTokenAccount(account: AccountBytes): TokenAccount {
-  assertAccountShape(account, { layout: "TokenAccount", owners: TOKEN_PROGRAMS, size: [TOKEN_ACCOUNT_SIZE] });
-  assertTokenAccountType(account, "TokenAccount", TOKEN_ACCOUNT_SIZE, ACCOUNT_TYPE_ACCOUNT);
+  assertTokenAccountShape(account);
   return tokenAccountDecoder.decode(account.data);
 }
 
 /**
- * Decodes a pool vault and checks it holds `expectedMint`, so a mixed-up related account fails loudly
- * instead of pricing the pool with another token's balance.
+ * Balance of a pool vault, checked to hold `expectedMint` so that a mixed-up related account fails
+ * loudly instead of pricing the pool with another token's balance.
  */
-export function decodeVault(layout: string, account: AccountBytes, expectedMint: Address): TokenAccount {
-  const vault = decodeTokenAccount(account);
+export function readVaultAmount(layout: string, account: AccountBytes, expectedMint: Address): bigint {
+  assertTokenAccountShape(account);
+  const vault = vaultDecoder.decode(account.data);
   if (vault.mint !== expectedMint) throw new VenueDecodeError(layout, "mismatch", `vault holds ${vault.mint}`);
-  return vault;
+  return vault.amount;
+}
+
+function assertTokenAccountShape(account: AccountBytes): void {
+  assertAccountShape(account, { layout: "TokenAccount", owners: TOKEN_PROGRAMS, size: [TOKEN_ACCOUNT_SIZE] });
+  assertTokenAccountType(account, "TokenAccount", TOKEN_ACCOUNT_SIZE, ACCOUNT_TYPE_ACCOUNT);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WSOL_MINT } from "../../../src/solana/well-known";
-import { decodeMint, decodeTokenAccount, decodeVault } from "../../../src/venues/spl-token";
+import { decodeMint, decodeTokenAccount, readVaultAmount } from "../../../src/venues/spl-token";
 import { loadAccountFixture, withData, withOwner } from "./load-fixture";
 
 const fixture = (path: string) => loadAccountFixture(path);
@@ -68,7 +68,7 @@ describe("SPL / Token-2022 token accounts", () => {
     expect(() => decodeTokenAccount(fixture("spl-token/mint_Df6yfrKC_pump.json"))).toThrow(/size/);
     expect(() => decodeTokenAccount(fixture("token-2022/mint_B4rGSdcB_with_extensions.json"))).toThrow(/discriminator/);
     const reserveY = fixture("meteora-dlmm/EtAdVRLF_pump_SOL/reserve_y_token_account.json");
-    expect(decodeVault("Test", reserveY, WSOL_MINT).amount).toBeGreaterThan(0n);
-    expect(() => decodeVault("Test", reserveY, TOKEN_PROGRAM_ADDRESS)).toThrow(/mismatch/);
+    expect(readVaultAmount("Test", reserveY, WSOL_MINT)).toBeGreaterThan(0n);
+    expect(() => readVaultAmount("Test", reserveY, TOKEN_PROGRAM_ADDRESS)).toThrow(/mismatch/);
   });
 });
