@@ -33,8 +33,6 @@ const Q128 = 1n << 128n;
 export interface MeteoraDammV2Pool {
   readonly tokenAMint: Address;
   readonly tokenBMint: Address;
-  readonly tokenAVault: Address;
-  readonly tokenBVault: Address;
   readonly liquidity: bigint;
   readonly sqrtMinPrice: bigint;
   readonly sqrtMaxPrice: bigint;
@@ -50,8 +48,6 @@ export interface MeteoraDammV2Pool {
 const poolDecoder = getFieldsDecoder({
   tokenAMint: [168, getAddressDecoder()],
   tokenBMint: [200, getAddressDecoder()],
-  tokenAVault: [232, getAddressDecoder()],
-  tokenBVault: [264, getAddressDecoder()],
   liquidity: [360, getU128Decoder()],
   sqrtMinPrice: [424, getU128Decoder()],
   sqrtMaxPrice: [440, getU128Decoder()],

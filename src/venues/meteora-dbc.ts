@@ -24,8 +24,6 @@ const BASE_MINT_OFFSET = 136;
 export interface MeteoraDbcPool {
   readonly config: Address;
   readonly baseMint: Address;
-  readonly baseVault: Address;
-  readonly quoteVault: Address;
   /** curve reserves; the fee buckets sit in the vaults on top of them */
   readonly baseReserve: bigint;
   readonly quoteReserve: bigint;
@@ -47,8 +45,6 @@ export interface MeteoraDbcConfig {
 const poolDecoder = getFieldsDecoder({
   config: [72, getAddressDecoder()],
   baseMint: [BASE_MINT_OFFSET, getAddressDecoder()],
-  baseVault: [168, getAddressDecoder()],
-  quoteVault: [200, getAddressDecoder()],
   baseReserve: [232, getU64Decoder()],
   quoteReserve: [240, getU64Decoder()],
   sqrtPrice: [280, getU128Decoder()],

@@ -49,8 +49,6 @@ export interface MeteoraDlmmPair {
   readonly reserveY: Address;
   readonly protocolFeeX: bigint;
   readonly protocolFeeY: bigint;
-  /** for pair type 3, the PresetParameter2 the pair was derived from */
-  readonly baseKey: Address;
 }
 
 const pairDecoder = getFieldsDecoder({
@@ -65,7 +63,6 @@ const pairDecoder = getFieldsDecoder({
   reserveY: [184, getAddressDecoder()],
   protocolFeeX: [216, getU64Decoder()],
   protocolFeeY: [224, getU64Decoder()],
-  baseKey: [784, getAddressDecoder()],
 });
 
 /** Decodes an LbPair. */
@@ -90,7 +87,10 @@ export const findMeteoraDlmmPreset2Address = memoizeByIndex((index) =>
   findPda(METEORA_DLMM_PROGRAM_ADDRESS, ["preset_parameter2", u16Le(index)]),
 );
 
-/** Pair of a PresetParameter2 (or, with the ILM base key, a customizable pair): PDA([key, min, max]). */
+/**
+ * Pair of a PresetParameter2 (stored as LbPair.base_key at 784 for pair type 3) or, with the ILM base key,
+ * a customizable pair: PDA([key, min, max]).
+ */
 export function findMeteoraDlmmKeyedPairAddress(key: Address, mintA: Address, mintB: Address): Promise<Address> {
   const [low, high] = sortedMintBytes(mintA, mintB);
   return findPda(METEORA_DLMM_PROGRAM_ADDRESS, [addressBytes(key), low, high]);

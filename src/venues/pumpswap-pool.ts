@@ -2,7 +2,7 @@
  * PumpSwap (pump AMM, program pAMMBay6…): constant product on the two vault balances. A graduated pump
  * coin's canonical pool is a PDA of the mint; other pools (any creator / index) need a gPA on base_mint.
  */
-import { getAddressDecoder, getBase16Encoder, getU16Decoder, type Address } from "@solana/kit";
+import { getAddressDecoder, getBase16Encoder, type Address } from "@solana/kit";
 import { PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
 import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
@@ -21,8 +21,6 @@ export const PUMPSWAP_POOL_MIN_SIZE = 211;
 const BASE_MINT_OFFSET = 43;
 
 export interface PumpSwapPool {
-  readonly index: number;
-  readonly creator: Address;
   readonly baseMint: Address;
   readonly quoteMint: Address;
   readonly baseVault: Address;
@@ -30,8 +28,6 @@ export interface PumpSwapPool {
 }
 
 const poolDecoder = getFieldsDecoder({
-  index: [9, getU16Decoder()],
-  creator: [11, getAddressDecoder()],
   baseMint: [BASE_MINT_OFFSET, getAddressDecoder()],
   quoteMint: [75, getAddressDecoder()],
   baseVault: [139, getAddressDecoder()],

@@ -31,7 +31,6 @@ export interface RaydiumAmmV4Pool {
   readonly pcVault: Address;
   readonly coinMint: Address;
   readonly pcMint: Address;
-  readonly market: Address;
 }
 
 const u64AsNumber = transformDecoder(getU64Decoder(), Number);
@@ -45,7 +44,6 @@ const poolDecoder = getFieldsDecoder({
   pcVault: [368, getAddressDecoder()],
   coinMint: [COIN_MINT_OFFSET, getAddressDecoder()],
   pcMint: [PC_MINT_OFFSET, getAddressDecoder()],
-  market: [528, getAddressDecoder()],
 });
 
 /** Decodes an AmmInfo; owner and the exact size are the only type checks this layout allows. */
@@ -58,7 +56,7 @@ export function decodeRaydiumAmmV4Pool(account: AccountBytes): RaydiumAmmV4Pool 
   return poolDecoder.decode(account.data);
 }
 
-/** AMM PDA of a market: [program id, market, "amm_associated_seed"]. Older pools are not PDAs at all. */
+/** AMM PDA of a market (AmmInfo.market at 528): [program id, market, "amm_associated_seed"]. Older pools are not PDAs. */
 export function findRaydiumAmmV4PoolAddress(market: Address): Promise<Address> {
   return findPda(RAYDIUM_AMM_V4_PROGRAM_ADDRESS, [
     addressBytes(RAYDIUM_AMM_V4_PROGRAM_ADDRESS),

@@ -21,7 +21,6 @@ export const RAYDIUM_CLMM_CONFIG_INDICES: readonly number[] = [0, 1, 2, 3, 4, 5,
 const SWAP_DISABLED_BIT = 1 << 4;
 
 export interface RaydiumClmmPool {
-  readonly ammConfig: Address;
   readonly mint0: Address;
   readonly mint1: Address;
   readonly vault0: Address;
@@ -40,7 +39,6 @@ export interface RaydiumClmmPool {
 }
 
 const poolDecoder = getFieldsDecoder({
-  ammConfig: [9, getAddressDecoder()],
   mint0: [73, getAddressDecoder()],
   mint1: [105, getAddressDecoder()],
   vault0: [137, getAddressDecoder()],

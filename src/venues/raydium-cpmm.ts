@@ -24,7 +24,6 @@ const MINT_1_OFFSET = 200;
 const SWAP_DISABLED_BIT = 1 << 2;
 
 export interface RaydiumCpmmPool {
-  readonly ammConfig: Address;
   readonly vault0: Address;
   readonly vault1: Address;
   readonly mint0: Address;
@@ -43,7 +42,6 @@ export interface RaydiumCpmmPool {
 }
 
 const poolDecoder = getFieldsDecoder({
-  ammConfig: [8, getAddressDecoder()],
   vault0: [72, getAddressDecoder()],
   vault1: [104, getAddressDecoder()],
   mint0: [MINT_0_OFFSET, getAddressDecoder()],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toDecimalString } from "../../../src/pricing/fixed-point";
 import { decodeSolUsdPriceUpdate } from "../../../src/pricing/sol-usd";
-import { loadAccountFixture, withData, withOwner } from "../venues/load-fixture";
+import { flipByte, loadAccountFixture, withData, withOwner } from "../venues/load-fixture";
 
 const full = loadAccountFixture("pyth/price_update_v2_SOL_USD_7UVimffx_push_feed_swig.json");
 const partial = loadAccountFixture("pyth/price_update_v2_SOL_USD_BAtFj4kQ_drift.json");
@@ -18,7 +18,7 @@ describe("SOL/USD from Pyth", () => {
   });
 
   it("refuses another feed, a partial update, a non-positive price and a foreign owner", () => {
-    const otherFeed = withData(full, (d) => ((d[41] ^= 1), d));
+    const otherFeed = flipByte(full, 41);
     const partialUnderReceiver = withOwner(partial, "rec5EKMGg6MxZYaMdyBfgwp4d5rB9T1VQH5pJv5LtFJ");
     const zeroPrice = withData(full, (d) => (d.fill(0, 73, 81), d));
     expect(() => decodeSolUsdPriceUpdate(otherFeed)).toThrow(/not SOL\/USD/);

@@ -94,3 +94,11 @@ export function sourceField(fixture: Fixture, ...path: string[]): unknown {
 function unwrap(node: unknown): unknown {
   return typeof node === "object" && node !== null && "type" in node && "data" in node ? (node as { data: unknown }).data : node;
 }
+
+/** The same bytes with every bit of byte `index` inverted (a discriminator, a feed id). */
+export function flipByte(account: AccountBytes, index: number): AccountBytes {
+  return withData(account, (d) => {
+    d[index] = (d[index] as number) ^ 0xff;
+    return d;
+  });
+}

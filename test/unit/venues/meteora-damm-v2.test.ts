@@ -1,3 +1,4 @@
+import { getAddressDecoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { USDC_MINT, WSOL_MINT } from "../../../src/solana/well-known";
 import {
@@ -8,7 +9,7 @@ import {
   meteoraDammV2Reserves,
   priceFromMeteoraDammV2Pool,
 } from "../../../src/venues/meteora-damm-v2";
-import { loadAccountFixture, ratioToNumber, relativeError, sourceField, withData, withOwner } from "./load-fixture";
+import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, withData, withOwner } from "./load-fixture";
 
 const p6cxx = loadAccountFixture("meteora-damm-v2/pool_6CXXieC3.json");
 const p77q = loadAccountFixture("meteora-damm-v2/pool_77Qwh7cW.json");
@@ -28,8 +29,6 @@ describe("Meteora DAMM v2 decoding", () => {
       expect(pool).toEqual({
         tokenAMint: field("token_a_mint"),
         tokenBMint: field("token_b_mint"),
-        tokenAVault: field("token_a_vault"),
-        tokenBVault: field("token_b_vault"),
         liquidity: BigInt(field("liquidity") as string),
         sqrtMinPrice: BigInt(field("sqrt_min_price") as string),
         sqrtMaxPrice: BigInt(field("sqrt_max_price") as string),
@@ -39,6 +38,9 @@ describe("Meteora DAMM v2 decoding", () => {
         tokenAAmount: 0n,
         tokenBAmount: 0n,
       });
+      // And the vaults (not read for pricing) sit at 232 / 264
+      expect(getAddressDecoder().decode(fixture.data, 232)).toBe(field("token_a_vault"));
+      expect(getAddressDecoder().decode(fixture.data, 264)).toBe(field("token_b_vault"));
     }
   });
 
@@ -51,7 +53,7 @@ describe("Meteora DAMM v2 decoding", () => {
   it("rejects the PumpSwap owner (same 'Pool' discriminator), a wrong size and another discriminator", () => {
     expect(() => decodeMeteoraDammV2Pool(withOwner(p6cxx, "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA"))).toThrow(/owner/);
     expect(() => decodeMeteoraDammV2Pool(withData(p6cxx, (d) => d.subarray(0, 1111)))).toThrow(/size/);
-    expect(() => decodeMeteoraDammV2Pool(withData(p6cxx, (d) => ((d[3] ^= 0xff), d)))).toThrow(/discriminator/);
+    expect(() => decodeMeteoraDammV2Pool(flipByte(p6cxx, 3))).toThrow(/discriminator/);
   });
 });
 

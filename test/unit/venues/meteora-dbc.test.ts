@@ -21,8 +21,6 @@ describe("Meteora DBC decoding", () => {
     expect(decodeMeteoraDbcPool(poolBoth)).toEqual({
       config: "CbfpuGYivK1o8rCpKf536ebipFipRTyk71sGCCXaBeEc",
       baseMint: "QS4QLW6vZWMmQE3j3LAnGfCZbXWbVfDuVDeVfgT2dzM",
-      baseVault: "EJbyuuy3n3bsuCcYMDFpZusYPygH37czkXTtz4fsUnyS",
-      quoteVault: "9ahwHkK8L3otSSMpz2q2rNhbhRPiqaGGJqFiKyF3eN4X",
       baseReserve: 722427194010288n,
       quoteReserve: 11725382491n,
       sqrtPrice: 139394230708914577n,

@@ -1,4 +1,4 @@
-import { address } from "@solana/kit";
+import { address, getAddressDecoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { WSOL_MINT } from "../../../src/solana/well-known";
 import {
@@ -12,7 +12,7 @@ import {
   requiredAccountsForMeteoraDlmmPair,
 } from "../../../src/venues/meteora-dlmm";
 import { decodeMint } from "../../../src/venues/spl-token";
-import { loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
 
 const esud = loadAccountFixture("meteora-dlmm/lb_pair_ESuD7dd6.json");
 const ESUD = address("ESuD7dd6zKM4JwNBTPiSbodt5pFQT4U2nLG72NAxccXL");
@@ -41,7 +41,6 @@ describe("Meteora DLMM decoding", () => {
       reserveY: "iiWfKZygJii3g8RrKyWVQJdc6CciK2xGpuD8aCbgqbS",
       protocolFeeX: 317260998460n,
       protocolFeeY: 240423958n,
-      baseKey: "VamLzWq6NAZMK8Vw2tFEfr4bkkeeaS7yDDf2C5sNqLQ",
     });
   });
 
@@ -76,7 +75,7 @@ describe("Meteora DLMM decoding", () => {
   it("rejects a wrong owner, size and discriminator", () => {
     expect(() => decodeMeteoraDlmmPair(withOwner(esud, "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG"))).toThrow(/owner/);
     expect(() => decodeMeteoraDlmmPair(withData(esud, (d) => d.subarray(0, 903)))).toThrow(/size/);
-    expect(() => decodeMeteoraDlmmPair(withData(esud, (d) => ((d[7] ^= 1), d)))).toThrow(/discriminator/);
+    expect(() => decodeMeteoraDlmmPair(flipByte(esud, 7))).toThrow(/discriminator/);
   });
 });
 
@@ -98,8 +97,8 @@ describe("Meteora DLMM derivation", () => {
       const pair = decodeMeteoraDlmmPair(fixture);
       // When the preset PDA and the keyed pair are derived
       const preset = await findMeteoraDlmmPreset2Address(index);
-      // Then the preset is the pair's base key and the pair is the fixture's address
-      expect(preset).toBe(pair.baseKey);
+      // Then the preset is the pair's base_key (byte 784, not decoded for pricing) and the pair is the fixture
+      expect(preset).toBe(getAddressDecoder().decode(fixture.data, 784));
       expect(await findMeteoraDlmmKeyedPairAddress(preset, pair.tokenXMint, pair.tokenYMint)).toBe(pool);
       expect(await listMeteoraDlmmPairCandidates(pair.tokenXMint)).toContainEqual({ pool, kind: "meteora-dlmm", quoteMint: WSOL_MINT });
     }

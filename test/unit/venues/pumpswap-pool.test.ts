@@ -1,4 +1,4 @@
-import { address } from "@solana/kit";
+import { address, getAddressDecoder, getU16Decoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { WSOL_MINT, findAssociatedTokenAddress } from "../../../src/solana/well-known";
 import {
@@ -10,7 +10,7 @@ import {
   pumpSwapPoolQueries,
   requiredAccountsForPumpSwapPool,
 } from "../../../src/venues/pumpswap-pool";
-import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
 
 const fixture = loadAccountFixture("pumpswap/pool_GUXAutvX.json");
 const BASE = address("3Sf6oKCeEqCuco4aYtKHHDTBYLAWHiL47QjvkW1UYDEG");
@@ -22,13 +22,14 @@ describe("PumpSwap pool", () => {
     const pool = decodePumpSwapPool(fixture);
     // Then the keys match the source's expected JSON
     expect(pool).toEqual({
-      index: 0,
-      creator: "42Y4PfN8eHhZJbp5vfqc59sMhw85g1QSdQ4WNYQgkgcM",
       baseMint: BASE,
       quoteMint: WSOL_MINT,
       baseVault: "8ou9YbVwLfMRXFq1ejqJcdXX9GM1bSAZUKrYzox3bSvc",
       quoteVault: "CLvCQE8qTSPmHJrxDqyrwP5hCvvuoha8tu7jY7bhxHFZ",
     });
+    // And index (9) and creator (11), not needed for pricing, are where the source says
+    expect(getU16Decoder().decode(fixture.data, 9)).toBe(Number(sourceField(fixture, "index")));
+    expect(getAddressDecoder().decode(fixture.data, 11)).toBe(sourceField(fixture, "creator"));
   });
 
   it("rejects the same bytes under DAMM v2 (shared 'Pool' discriminator), short data and another discriminator", () => {

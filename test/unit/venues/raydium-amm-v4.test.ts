@@ -1,3 +1,4 @@
+import { getAddressDecoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { USDC_MINT, WSOL_MINT } from "../../../src/solana/well-known";
 import {
@@ -42,7 +43,6 @@ describe("Raydium AMM v4 decoding", () => {
       pcVault: "4pJFH98gmpF9JH2PiwF1dWRw9V9nAsrZHT2h72DDemvK",
       coinMint: "ADSXPGwP3riuvqYtwqogCD4Rfn1a6NASqaSpThpsmoon",
       pcMint: WSOL_MINT,
-      market: "414C4KamXeQFnP6XToDS4AdBQ4MMyKnb7zBLKV8z8cBf",
     });
     expect(decodeRaydiumAmmV4Pool(fora)).toMatchObject({
       status: 1,
@@ -52,7 +52,6 @@ describe("Raydium AMM v4 decoding", () => {
       needTakePnlPc: 3520673n,
       coinMint: "ForaXiBD8K3a7C1PwxV1xqDHs5aV8y8nWRmHebafdkes",
       pcMint: USDC_MINT,
-      market: "2HqK6oenRGVi5kY92Q2tQUk1kBkrKHQ7ZZZ2dw9GScqP",
     });
   });
 
@@ -65,10 +64,14 @@ describe("Raydium AMM v4 decoding", () => {
 
 describe("Raydium AMM v4 derivation", () => {
   it("derives 8WQsKRXN and 5y2QYKY8 from their markets; SOL/USDC 58oQChx4 is not a PDA", async () => {
-    // Given each pool's stored market / When the amm PDA is derived / Then it is the pool for the two newer ones
-    expect(await findRaydiumAmmV4PoolAddress(decodeRaydiumAmmV4Pool(adsx).market)).toBe(adsx.address);
-    expect(await findRaydiumAmmV4PoolAddress(decodeRaydiumAmmV4Pool(fora).market)).toBe(fora.address);
-    expect(await findRaydiumAmmV4PoolAddress(decodeRaydiumAmmV4Pool(solUsdc).market)).not.toBe(solUsdc.address);
+    // Given each pool's stored market (byte 528; the collector decodes 414C4Kam… and 2HqK6oen…)
+    const market = (f: typeof adsx) => getAddressDecoder().decode(f.data, 528);
+    expect(market(adsx)).toBe("414C4KamXeQFnP6XToDS4AdBQ4MMyKnb7zBLKV8z8cBf");
+    expect(market(fora)).toBe("2HqK6oenRGVi5kY92Q2tQUk1kBkrKHQ7ZZZ2dw9GScqP");
+    // When the amm PDA is derived / Then it is the pool for the two newer ones only
+    expect(await findRaydiumAmmV4PoolAddress(market(adsx))).toBe(adsx.address);
+    expect(await findRaydiumAmmV4PoolAddress(market(fora))).toBe(fora.address);
+    expect(await findRaydiumAmmV4PoolAddress(market(solUsdc))).not.toBe(solUsdc.address);
   });
 
   it("finds pools of a mint with two scans (coin side, pc side)", () => {

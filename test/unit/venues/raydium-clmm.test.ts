@@ -1,4 +1,4 @@
-import { address, getU16Decoder } from "@solana/kit";
+import { address, getAddressDecoder, getU16Decoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { toDecimalString } from "../../../src/pricing/fixed-point";
 import { USDC_MINT, WSOL_MINT } from "../../../src/solana/well-known";
@@ -21,8 +21,9 @@ const TOKEN_1 = address("4kzLMxfMZVf6UztzjMcAmyLfBYgFcr9FfpwusrqgEjiH");
 
 describe("Raydium CLMM decoding", () => {
   it("decodes AcPS8Srz as Carbon asserts", () => {
+    // amm_config (byte 9) is not decoded for pricing; the layout still has it where Carbon says
+    expect(getAddressDecoder().decode(acps.data, 9)).toBe("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x");
     expect(decodeRaydiumClmmPool(acps)).toEqual({
-      ammConfig: "9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x",
       mint0: WSOL_MINT,
       mint1: TOKEN_1,
       vault0: "6G5MVC3hqo6oYyucP3F7HK5smyWye84AF8fLExDDMUNL",
@@ -41,8 +42,8 @@ describe("Raydium CLMM decoding", () => {
   });
 
   it("decodes SOL/USDC 3ucNos4N as its source states", () => {
+    expect(getAddressDecoder().decode(solUsdc.data, 9)).toBe("3h2e43PunVA5K34vwKCLHWhZF4aZpyaC9RmxvshGAQpL");
     expect(decodeRaydiumClmmPool(solUsdc)).toEqual({
-      ammConfig: "3h2e43PunVA5K34vwKCLHWhZF4aZpyaC9RmxvshGAQpL",
       mint0: WSOL_MINT,
       mint1: USDC_MINT,
       vault0: "4ct7br2vTPzfdmY3S5HLtTxcGSBfn6pnw98hsS6v359A",

@@ -1,4 +1,4 @@
-import { address, getU16Decoder } from "@solana/kit";
+import { address, getAddressDecoder, getU16Decoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { WSOL_MINT } from "../../../src/solana/well-known";
 import {
@@ -18,8 +18,9 @@ const BONK = address("Dz9mQ9NzkBcCsuGPFJ3r1bS4wgqKMHBPiVuniW8Mbonk");
 
 describe("Raydium CPMM decoding", () => {
   it("decodes Q2sPHPdU as its source states (token_0 = wSOL by byte order, not base58 order)", () => {
+    // amm_config (byte 8) is not decoded for pricing; the layout still has it where the source says
+    expect(getAddressDecoder().decode(fixture.data, 8)).toBe("D4FPEruKEHrG5TenZ2mpDGEfu1iUvTiqBxvpU8HLBvC2");
     expect(decodeRaydiumCpmmPool(fixture)).toEqual({
-      ammConfig: "D4FPEruKEHrG5TenZ2mpDGEfu1iUvTiqBxvpU8HLBvC2",
       vault0: "HgNPDD8bpbSrGyHegiCT5xrYxHTfwLfZydwGkjNCJRKA",
       vault1: "9xsCiNwYQXM3ZeHFSVj9JQdP1vREJREpN23f6wvxA1ty",
       mint0: WSOL_MINT,
