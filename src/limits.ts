@@ -58,6 +58,8 @@ export const limits = {
   overviewProfileRetryTtlMs: 30_000,
   /** Overview: how long holder figures (largest accounts, owners, supply) are reused (ms). Issue 4. */
   overviewHoldersTtlMs: 30_000,
+  /** Overview: owners classified (read) in rank order, at most; 2 getMultipleAccounts pages, one batched request. */
+  overviewMaxOwnersClassified: 200,
   /** Cron: blocks read per run, in parallel pages of this many; past this lag it jumps to the tip. */
   cronMaxBlocks: 40,
   cronBlockConcurrency: 8,
