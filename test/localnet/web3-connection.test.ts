@@ -89,11 +89,13 @@ describe("slots and blocks", () => {
     expect(block!.transactions[0]!.meta!.fee).toBe(5000);
     expect(block!.rewards![0]!.rewardType).toBe("Fee");
     await expect(connection.getBlock(slot)).rejects.toMatchObject({ code: -32015 });
-    const parsed = await connection.getParsedBlock(slot, { maxSupportedTransactionVersion: 0 });
-    const ix = parsed.transactions[0]!.transaction.message.instructions[0] as ParsedInstruction;
+    const parsed = await connection.getParsedBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: "full" });
+    const full = parsed.transactions[0]!.transaction as unknown as { message: { instructions: ParsedInstruction[] } };
+    const ix = full.message.instructions[0]!;
     expect(ix.parsed.type).toBe("transfer");
     const accounts = await connection.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: "accounts" });
-    expect(accounts!.transactions[0]!.transaction.accountKeys[0]!.pubkey.toBase58()).toBe(k.alice!.toBase58());
+    const accountsTx = accounts!.transactions[0]!.transaction as unknown as { accountKeys: { pubkey: PublicKey }[] };
+    expect(accountsTx.accountKeys[0]!.pubkey.toBase58()).toBe(k.alice!.toBase58());
     const none = await connection.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: "none", rewards: false });
     expect(none!.blockhash).toBe(chain.net.ledger.getBlock(slot)!.blockhash);
     expect((await connection.getBlockSignatures(slot)).signatures).toHaveLength(1);

@@ -13,6 +13,8 @@ import type { AccountState, Pubkey } from "./types.js";
 interface Version {
   slot: number;
   state: AccountState | null; // null = deleted
+  /** Index keys of `state`, computed once at write time. */
+  keys: IndexKeys | null;
 }
 
 /** Index keys one version contributes; token keys are the 32 raw bytes as a latin1 string. */
@@ -84,9 +86,15 @@ export class AccountStore {
     }
     const last = history[history.length - 1];
     if (last && last.slot > slot) throw new Error(`account ${pubkey} written at slot ${slot} after slot ${last.slot}`);
-    if (last && last.slot === slot) last.state = state;
-    else history.push({ slot, state });
-    if (state) this.index(pubkey, indexKeysOf(state));
+    const keys = state && indexKeysOf(state);
+    if (last && last.slot === slot) {
+      // A rewrite within the slot replaces the version; index keys it alone had are left for compaction to judge.
+      last.state = state;
+      last.keys = keys ?? last.keys;
+    } else {
+      history.push({ slot, state, keys });
+    }
+    if (keys) this.index(pubkey, keys);
     let writes = this.writesBySlot.get(slot);
     if (!writes) this.writesBySlot.set(slot, (writes = new Set()));
     writes.add(pubkey);
@@ -153,10 +161,9 @@ export class AccountStore {
       this.histories.delete(pubkey);
       this.sortKeys.delete(pubkey);
     }
-    const live = history.flatMap((v) => (v.state ? [indexKeysOf(v.state)] : []));
-    for (const version of dropped) {
-      if (!version.state) continue;
-      const gone = indexKeysOf(version.state);
+    const live = history.flatMap((v) => (v.state && v.keys ? [v.keys] : []));
+    for (const { keys: gone } of dropped) {
+      if (!gone) continue;
       if (!live.some((k) => k.owner === gone.owner)) removeFrom(this.byOwner, gone.owner, pubkey);
       if (gone.tokenOwner !== undefined && !live.some((k) => k.tokenOwner === gone.tokenOwner)) {
         removeFrom(this.byTokenOwner, gone.tokenOwner, pubkey);

@@ -89,6 +89,32 @@ function lowerBound(items: number[], from: number, value: number): number {
 
 const IDENTITY_GENESIS_LAMPORTS = 500_000_000_000n;
 
+/**
+ * The world's handle on the slot being built. Copies in and out: the world may reuse buffers, and stored versions must
+ * never change under older commitments.
+ */
+class SlotWriter implements LedgerWriter {
+  constructor(
+    private readonly accounts: AccountStore,
+    readonly slot: number,
+    readonly blockTime: number,
+    readonly recentBlockhash: string,
+  ) {}
+
+  getAccount(pubkey: Pubkey): AccountState | undefined {
+    const state = this.accounts.get(pubkey, this.slot);
+    return state && { ...state, data: state.data.slice() };
+  }
+
+  setAccount(pubkey: Pubkey, state: AccountState): void {
+    this.accounts.set(pubkey, this.slot, { ...state, data: state.data.slice() });
+  }
+
+  deleteAccount(pubkey: Pubkey): void {
+    this.accounts.set(pubkey, this.slot, null);
+  }
+}
+
 export class Ledger {
   readonly accounts = new AccountStore();
   readonly seed: number;
@@ -243,19 +269,7 @@ export class Ledger {
   }
 
   private writerFor(slot: number, recentBlockhash: string): LedgerWriter {
-    const accounts = this.accounts;
-    return {
-      slot,
-      blockTime: this.blockTimeOf(slot),
-      recentBlockhash,
-      // Copies in and out: the world may reuse buffers, and stored versions must never change under older commitments.
-      getAccount: (pubkey) => {
-        const state = accounts.get(pubkey, slot);
-        return state && { ...state, data: state.data.slice() };
-      },
-      setAccount: (pubkey, state) => accounts.set(pubkey, slot, { ...state, data: state.data.slice() }),
-      deleteAccount: (pubkey) => accounts.set(pubkey, slot, null),
-    };
+    return new SlotWriter(this.accounts, slot, this.blockTimeOf(slot), recentBlockhash);
   }
 
   private buildBlock(slot: number, world: World): Block {

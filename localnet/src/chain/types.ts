@@ -108,6 +108,8 @@ export interface WorldToken {
   metadataUri: string | null;
   /** e.g. "fresh", "near-graduation", "complete", "graduated", "pool", "token-2022", "broken-metadata:404" */
   tags: string[];
+  /** Optional facts about the token as strings (supply, burned, incinerated, creator, delegatedAccount, …). */
+  details?: Record<string, string>;
 }
 
 export interface WorldPool {

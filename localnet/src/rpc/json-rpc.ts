@@ -70,6 +70,18 @@ export function methodsOf(parsed: ParsedBody | undefined): string[] {
   return parsed ? parsed.items.flatMap((item) => (item.kind === "call" ? [item.method] : [])) : [];
 }
 
+/** Accounts a body asks for by address (getMultipleAccounts keys, getAccountInfo's one), for request accounting. */
+export function accountsRequestedBy(parsed: ParsedBody | undefined): number {
+  if (!parsed) return 0;
+  let n = 0;
+  for (const item of parsed.items) {
+    if (item.kind !== "call" || !Array.isArray(item.params)) continue;
+    if (item.method === "getAccountInfo") n += 1;
+    if (item.method === "getMultipleAccounts" && Array.isArray(item.params[0])) n += item.params[0].length;
+  }
+  return n;
+}
+
 function envelope(hasVersion: boolean, id: Id, outcome: { result: unknown } | { error: RpcError }): Record<string, unknown> {
   const out: Record<string, unknown> = hasVersion ? { jsonrpc: "2.0" } : {};
   if ("result" in outcome) out.result = outcome.result;

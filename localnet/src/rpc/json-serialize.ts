@@ -5,9 +5,10 @@
  */
 const MARK = "\u0000u64:";
 const MARKED = /"\\u0000u64:(\d+)"/g;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function u64(value: bigint): number | string {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : MARK + value.toString();
+  return value <= MAX_SAFE ? Number(value) : MARK + value.toString();
 }
 
 export function stringifyJson(value: unknown): string {

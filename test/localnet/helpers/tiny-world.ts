@@ -4,7 +4,7 @@
  * (every 5th slot as a v0 transaction). Byte layouts are the programs' real ones, written field by field.
  */
 import { createHash } from "node:crypto";
-import { encodeBase58 } from "../../../localnet/src/chain/base58.js";
+import { decodeBase58, encodeBase58 } from "../../../localnet/src/chain/base58.js";
 import type { AccountState, LedgerWriter, TxRecord, World, WorldManifest } from "../../../localnet/src/chain/types.js";
 
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
@@ -17,22 +17,15 @@ export function keyOf(name: string): string {
 }
 
 function signatureOf(name: string): string {
-  const a = createHash("sha256").update(`sig-a:${name}`).digest();
-  const b = createHash("sha256").update(`sig-b:${name}`).digest();
-  return encodeBase58(Buffer.concat([a, b]));
+  return encodeBase58(createHash("sha512").update(`sig:${name}`).digest());
 }
 
+const keyBytesCache = new Map<string, Uint8Array>();
+
 function bytesOf(key: string): Uint8Array {
-  // Inverse of keyOf via the chain's decoder, kept local so the helper only depends on the contract.
-  const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-  let n = 0n;
-  for (const ch of key) n = n * 58n + BigInt(alphabet.indexOf(ch));
-  const out = new Uint8Array(32);
-  for (let i = 31; i >= 0; i--) {
-    out[i] = Number(n & 0xffn);
-    n >>= 8n;
-  }
-  return out;
+  let bytes = keyBytesCache.get(key);
+  if (!bytes) keyBytesCache.set(key, (bytes = decodeBase58(key) as Uint8Array));
+  return bytes;
 }
 
 class Bytes {

@@ -3,7 +3,8 @@
  * for the System, SPL Token (both token programs report "spl-token"), Associated Token Account and Memo programs and the
  * instructions of theirs decoded here; anything else is "partially decoded": `{programId, accounts, data, stackHeight}`.
  */
-import { encodeBase58 } from "../../chain/base58.js";
+import { TextDecoder } from "node:util";
+import { encodeBase58, encodeKey } from "../../chain/base58.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, isTokenProgram, MEMO_PROGRAM_IDS, SYSTEM_PROGRAM_ID } from "../../chain/program-ids.js";
 import { uiTokenAmount } from "./token-amount.js";
 
@@ -25,7 +26,7 @@ class Data {
     return this.view.getBigUint64(at, true);
   }
   key(at: number): string {
-    return encodeBase58(this.bytes.subarray(at, at + 32));
+    return encodeKey(this.bytes.subarray(at, at + 32));
   }
 }
 

@@ -7,7 +7,7 @@
  * entries (u16 type, u16 length, value) until type 0. Unpacking fails exactly where `StateWithExtensions::unpack` fails,
  * and the caller then falls back to base64 (or drops the account from token-account lists), as Agave does.
  */
-import { encodeBase58 } from "../../chain/base58.js";
+import { encodeKey } from "../../chain/base58.js";
 import { TOKEN_2022_PROGRAM_ID } from "../../chain/program-ids.js";
 import { u64 } from "../json-serialize.js";
 import { uiTokenAmount } from "./token-amount.js";
@@ -51,7 +51,7 @@ class Reader {
     return this.view.getFloat64(at, true);
   }
   key(at: number): string {
-    return encodeBase58(this.bytes.subarray(at, at + 32));
+    return encodeKey(this.bytes.subarray(at, at + 32));
   }
   /** OptionalNonZeroPubkey: all zeros means none. */
   optionalKey(at: number): string | null {
@@ -264,12 +264,15 @@ function parseMultisig(data: Uint8Array): Record<string, unknown> | undefined {
 
 /** Mint address of a token account (bytes 0..32), for looking up decimals before parsing. */
 export function tokenAccountMint(data: Uint8Array): string | undefined {
-  return extensionLayoutOk(data, ACCOUNT_LENGTH, ACCOUNT_TYPE_ACCOUNT) ? encodeBase58(data.subarray(0, 32)) : undefined;
+  return extensionLayoutOk(data, ACCOUNT_LENGTH, ACCOUNT_TYPE_ACCOUNT) ? encodeKey(data.subarray(0, 32)) : undefined;
 }
 
-/** Decimals of a mint's data, or undefined when it does not unpack as a mint. */
+/** Decimals of a mint's data, or undefined when it does not unpack as a mint (base checks only: no extension parsing). */
 export function mintDecimals(data: Uint8Array): number | undefined {
-  return parseMint(data)?.decimals as number | undefined;
+  if (!extensionLayoutOk(data, MINT_LENGTH, ACCOUNT_TYPE_MINT) || data.length < MINT_LENGTH) return undefined;
+  const r = new Reader(data);
+  const tagsValid = r.cOptionKey(0) !== undefined && r.cOptionKey(46) !== undefined;
+  return tagsValid && r.u8(45) === 1 ? r.u8(44) : undefined;
 }
 
 /**
