@@ -14,7 +14,7 @@ import { Ledger } from "./chain/ledger.js";
 import { startSlotClock } from "./chain/slot-clock.js";
 import type { World } from "./chain/types.js";
 import { PubSubServer } from "./pubsub/pubsub-server.js";
-import { executeRpc, methodsOf, parseRpcBody } from "./rpc/json-rpc.js";
+import { accountsRequestedBy, executeRpc, methodsOf, parseRpcBody } from "./rpc/json-rpc.js";
 import { stringifyJson } from "./rpc/json-serialize.js";
 import { createMethodTable } from "./rpc/methods/index.js";
 
@@ -166,7 +166,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     const parsed = parseRpcBody(body);
     const called = methodsOf(parsed);
     const requestId = req.headers["x-request-id"];
-    stats.record(typeof requestId === "string" ? requestId : undefined, called);
+    stats.record(typeof requestId === "string" ? requestId : undefined, called, accountsRequestedBy(parsed));
     const fault: FaultMode | undefined = faults.take(called);
     switch (fault) {
       case "500":

@@ -32,6 +32,8 @@ import {
   requiredAccountsForRaydiumClmmPool,
 } from "../venues/raydium-clmm";
 import {
+  METEORA_DLMM_KNOWN_PRESETS,
+  type DlmmPreset,
   decodeMeteoraDlmmPair,
   listMeteoraDlmmPairCandidates,
   priceFromMeteoraDlmmPair,
@@ -44,7 +46,12 @@ import {
   requiredAccountsForMeteoraDammV1Pool,
   requiredVaultLpMintsForMeteoraDammV1,
 } from "../venues/meteora-damm-v1";
-import { decodeMeteoraDammV2Pool, listMeteoraDammV2PoolCandidates, priceFromMeteoraDammV2Pool } from "../venues/meteora-damm-v2";
+import {
+  decodeMeteoraDammV2Pool,
+  listMeteoraDammV2PoolCandidates,
+  METEORA_DAMM_V2_KNOWN_CONFIG_INDICES,
+  priceFromMeteoraDammV2Pool,
+} from "../venues/meteora-damm-v2";
 import { decodeMeteoraDbcPool, priceFromMeteoraDbcPool, requiredAccountsForMeteoraDbcPool } from "../venues/meteora-dbc";
 import { decodeMeteoraVault } from "../venues/meteora-vault";
 import { addressBytes, findPda } from "../venues/pda";
@@ -69,6 +76,16 @@ const METEORA_VAULT_BASE = address("HWzXGcGHy4tcpYfaRDCyLNzXqBTv3E6BttpCH2vJxArv
  * on a cold mint, and pools quoted in other mints are learned by the registry (cron) instead.
  */
 const derivedQuotes: readonly Address[] = [WSOL_MINT];
+/** DAMM v2 static configs start at index 0; the low ones carry most launches, plus the indices seen on mainnet. */
+const dammV2ConfigIndices: readonly number[] = [0, 1, 2, 3, ...METEORA_DAMM_V2_KNOWN_CONFIG_INDICES];
+/** Permissionless DLMM presets in common use (bin step, base factor); not exhaustive — the registry covers the rest. */
+const dlmmPresets: readonly DlmmPreset[] = [
+  ...METEORA_DLMM_KNOWN_PRESETS,
+  { binStep: 10, baseFactor: 10_000 },
+  { binStep: 25, baseFactor: 10_000 },
+  { binStep: 80, baseFactor: 6_250 },
+  { binStep: 100, baseFactor: 10_000 },
+];
 const noRegistryDerivation = async (): Promise<PoolCandidate[]> => [];
 
 /** Raydium vaults are PDAs ["pool_vault", pool, mint] of their program: readable with the pool in one call. */
@@ -179,7 +196,7 @@ export const poolAdapters: readonly PoolAdapter[] = [
   adapter({
     kind: "meteora-dlmm",
     dex: "meteora-dlmm",
-    candidates: (mint) => listMeteoraDlmmPairCandidates(mint, derivedQuotes),
+    candidates: (mint) => listMeteoraDlmmPairCandidates(mint, derivedQuotes, dlmmPresets),
     // Reserves are PDAs [pair, mint] of the DLMM program.
     speculate: async (c, mint) =>
       c.quoteMint ? Promise.all([mint, c.quoteMint].map((m) => findPda(METEORA_DLMM_PROGRAM_ADDRESS, [addressBytes(c.pool), addressBytes(m)]))) : [],
@@ -190,7 +207,7 @@ export const poolAdapters: readonly PoolAdapter[] = [
   adapter({
     kind: "meteora-damm-v2",
     dex: "meteora-damm-v2",
-    candidates: (mint) => listMeteoraDammV2PoolCandidates(mint, derivedQuotes),
+    candidates: (mint) => listMeteoraDammV2PoolCandidates(mint, derivedQuotes, dammV2ConfigIndices),
     decode: decodeMeteoraDammV2Pool,
     // Price and reserves come from the pool alone (sqrt price and liquidity).
     required: () => ({}),

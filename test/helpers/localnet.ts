@@ -18,9 +18,21 @@ export async function advance(slots: number): Promise<number> {
   return ((await res.json()) as { slot: number }).slot;
 }
 
-export async function upstreamRequests(requestId: string): Promise<number> {
+export interface UpstreamCounts {
+  requests: number;
+  methods: Record<string, number>;
+  /** addresses asked for by getMultipleAccounts / getAccountInfo */
+  accounts: number;
+}
+
+/** What localnet saw from requests carrying `x-request-id: requestId`. */
+export async function upstreamCounts(requestId: string): Promise<UpstreamCounts> {
   const res = await fetch(`${env.LOCALNET_URL}/__localnet/stats?requestId=${encodeURIComponent(requestId)}`);
-  return ((await res.json()) as { requests: number }).requests;
+  return res.json();
+}
+
+export async function upstreamRequests(requestId: string): Promise<number> {
+  return (await upstreamCounts(requestId)).requests;
 }
 
 /** Raw account bytes at commitment `confirmed`, with the context slot. */

@@ -48,5 +48,15 @@ describe("cron: pool registry from swaps seen on chain", () => {
     expect(res.body.dex).toBe("raydium-amm-v4");
     expect(res.body.pool).toBe(amm.pool.address);
     expect(await upstreamRequests(id)).toBe(1);
+
+    // And tokens quoted in USDC (not derived: config kinds are derived against wSOL) are priced from registered pools
+    const usdcQuoted = manifest.tokens.filter((t) => t.tags.includes("usdc-quoted") && t.pools.some((p) => known.has(p.address)));
+    expect(usdcQuoted.length).toBeGreaterThan(0);
+    for (const token of usdcQuoted) {
+      const priced = await getJson<{ pool: string; priceInUsd: string }>(`/api/v1/price?ca=${token.mint}`, { headers: { "x-api-key": key } });
+      expect(priced.status, token.mint).toBe(200);
+      expect(token.pools.map((p) => p.address)).toContain(priced.body.pool);
+      expect(Number(priced.body.priceInUsd)).toBeGreaterThan(0);
+    }
   });
 });

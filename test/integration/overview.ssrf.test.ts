@@ -115,6 +115,7 @@ async function overviewWithUri(uri: string, respond: (url: string) => Response =
       price: { db: env.DB, cache },
       metadataPolicy: policy,
       metadataFetch: { fetchImpl, timeoutMs: 1000 },
+      allowHolderScan: false,
       waitUntil: (p) => pending.push(p),
     },
     mint,

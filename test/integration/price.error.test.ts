@@ -28,53 +28,7 @@ async function callWithUpstream(path: string, extraEnv: Record<string, string> =
 }
 const tradable = () => manifest.tokens.find((t) => t.venues.includes("pumpswap") && !t.tags.includes("complete"))!;
 
-describe("bad input", () => {
-  it(`accepts ${limits.maxMintsPerPriceRequest} mints and rejects ${limits.maxMintsPerPriceRequest + 1} with 400`, async () => {
-    const mints = manifest.tokens.map((t) => t.mint);
-    const list = (n: number) => Array.from({ length: n }, (_, i) => mints[i % mints.length]).join(",");
-    const at = await getJson<unknown[]>(`/api/v1/price?ca=${list(limits.maxMintsPerPriceRequest)}`, auth());
-    expect(at.status).toBe(200);
-    expect(at.body).toHaveLength(limits.maxMintsPerPriceRequest);
-    const over = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${list(limits.maxMintsPerPriceRequest + 1)}`, auth());
-    expect(over.status).toBe(400);
-    expect(over.body.error.message).toContain("Too many mints");
-  });
-
-  it("a malformed address inside a list → 400 naming it", async () => {
-    const res = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${tradable().mint},not-base58!`, auth());
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toContain("not-base58!");
-  });
-
-  it("a malformed poolId → 400 naming poolId", async () => {
-    const res = await getJson<{ error: { message: string } }>(`/api/v1/venue-d?ca=${tradable().mint}&poolId=zzz`, auth());
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toContain("poolId");
-  });
-
-  it("an address with no account → 404; an account that is not a mint → 404", async () => {
-    const none = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=11111111111111111111111111111112`, auth());
-    expect(none.status).toBe(404);
-    const pool = tradable().pools[0]!.address;
-    const notMint = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${pool}`, auth());
-    expect(notMint.status).toBe(404);
-    expect(notMint.body.error.message).toContain("not a token mint");
-  });
-
-  it("a mint priced on no pool of the asked venue → 404 naming the venues tried", async () => {
-    const pumpOnly = manifest.tokens.find((t) => t.venues.length === 1 && t.venues[0] === "pumpswap")!;
-    const res = await getJson<{ error: { message: string } }>(`/api/v1/venue-b?ca=${pumpOnly.mint}`, auth());
-    expect(res.status).toBe(404);
-    expect(res.body.error.message).toMatch(/raydium-amm-v4, raydium-cpmm, raydium-clmm/);
-  });
-
-  it("a poolId that does not trade the mint → 404", async () => {
-    const [a, b] = manifest.tokens.filter((t) => t.venues.includes("pumpswap"));
-    const res = await getJson(`/api/v1/venue-d?ca=${a!.mint}&poolId=${b!.pools.find((p) => p.kind === "pumpswap")!.address}`, auth());
-    expect(res.status).toBe(404);
-  });
-});
-
+// Faults first: nothing is cached yet, so a failing upstream must show as 503/504 (the stale case primes its own record).
 describe("upstream faults become defined errors", () => {
   it("HTTP 500 from the upstream → 503 envelope, never a 500", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("boom", { status: 500 }));
@@ -131,5 +85,53 @@ describe("upstream faults become defined errors", () => {
     const stale = await callWithUpstream(`/api/v1/price?ca=${mint}`, { PRICE_CACHE_TTL_MS: "50" });
     expect(stale.status).toBe(200);
     expect(stale.body).toMatchObject({ ca: mint, priceInUsd: fresh.body.priceInUsd, stale: true });
+  });
+});
+
+// After the fault tests: these prime the price cache, which would (rightly) turn faults into stale answers.
+describe("bad input", () => {
+  it(`accepts ${limits.maxMintsPerPriceRequest} mints and rejects ${limits.maxMintsPerPriceRequest + 1} with 400`, async () => {
+    const mints = manifest.tokens.map((t) => t.mint);
+    const list = (n: number) => Array.from({ length: n }, (_, i) => mints[i % mints.length]).join(",");
+    const at = await getJson<unknown[]>(`/api/v1/price?ca=${list(limits.maxMintsPerPriceRequest)}`, auth());
+    expect(at.status).toBe(200);
+    expect(at.body).toHaveLength(limits.maxMintsPerPriceRequest);
+    const over = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${list(limits.maxMintsPerPriceRequest + 1)}`, auth());
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toContain("Too many mints");
+  });
+
+  it("a malformed address inside a list → 400 naming it", async () => {
+    const res = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${tradable().mint},not-base58!`, auth());
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain("not-base58!");
+  });
+
+  it("a malformed poolId → 400 naming poolId", async () => {
+    const res = await getJson<{ error: { message: string } }>(`/api/v1/venue-d?ca=${tradable().mint}&poolId=zzz`, auth());
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain("poolId");
+  });
+
+  it("an address with no account → 404; an account that is not a mint → 404", async () => {
+    const none = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=11111111111111111111111111111112`, auth());
+    expect(none.status).toBe(404);
+    const pool = tradable().pools[0]!.address;
+    const notMint = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${pool}`, auth());
+    expect(notMint.status).toBe(404);
+    expect(notMint.body.error.message).toContain("not a token mint");
+  });
+
+  it("a mint priced on no pool of the asked venue → 404 naming the venues tried", async () => {
+    const pumpOnly = manifest.tokens.find((t) => t.venues.length === 1 && t.venues[0] === "pumpswap")!;
+    const res = await getJson<{ error: { message: string } }>(`/api/v1/venue-b?ca=${pumpOnly.mint}`, auth());
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toMatch(/raydium-amm-v4, raydium-cpmm, raydium-clmm/);
+  });
+
+  it("a poolId that does not trade the mint → 404", async () => {
+    const [a, b] = manifest.tokens.filter((t) => t.venues.includes("pumpswap"));
+    const res = await getJson(`/api/v1/venue-d?ca=${a!.mint}&poolId=${b!.pools.find((p) => p.kind === "pumpswap")!.address}`, auth());
+    expect(res.status).toBe(404);
   });
 });

@@ -5,16 +5,19 @@
 export interface RequestCounts {
   requests: number;
   methods: Record<string, number>;
+  /** addresses asked for by getMultipleAccounts / getAccountInfo */
+  accounts: number;
 }
 
 const MAX_TRACKED_IDS = 10_000;
 
 function emptyCounts(): RequestCounts {
-  return { requests: 0, methods: {} };
+  return { requests: 0, methods: {}, accounts: 0 };
 }
 
-function add(counts: RequestCounts, methods: string[]): void {
+function add(counts: RequestCounts, methods: string[], accounts: number): void {
   counts.requests++;
+  counts.accounts += accounts;
   for (const method of methods) counts.methods[method] = (counts.methods[method] ?? 0) + 1;
 }
 
@@ -22,15 +25,15 @@ export class RequestStats {
   private total = emptyCounts();
   private readonly byRequestId = new Map<string, RequestCounts>();
 
-  record(requestId: string | undefined, methods: string[]): void {
-    add(this.total, methods);
+  record(requestId: string | undefined, methods: string[], accounts = 0): void {
+    add(this.total, methods, accounts);
     if (requestId === undefined) return;
     let counts = this.byRequestId.get(requestId);
     if (!counts) {
       if (this.byRequestId.size >= MAX_TRACKED_IDS) this.byRequestId.delete(this.byRequestId.keys().next().value!);
       this.byRequestId.set(requestId, (counts = emptyCounts()));
     }
-    add(counts, methods);
+    add(counts, methods, accounts);
   }
 
   get(requestId?: string): RequestCounts {
