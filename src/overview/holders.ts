@@ -1,6 +1,6 @@
 /**
- * Holder figures of the overview, pure: token accounts (from getTokenLargestAccounts, read back for their
- * owners) are summed per owner; liquidity and burn owners are set aside with their labels; the rest rank as holders.
+ * Holder figures of the overview, pure: token accounts (the largest ones read back for their owners, or every one from
+ * a scan) are summed per owner; liquidity and burn owners are set aside with their labels; the rest rank as holders.
  * Percentages are of the current supply. The definition is documented in docs/overview.md.
  */
 import { getAddressDecoder, type Address } from "@solana/kit";
@@ -26,6 +26,8 @@ export type HoldersSummary = {
   top20HoldersBalance: string;
   top20HoldersPercent: string;
   holders: HolderEntry[];
+  /** Whether the top-N figures provably equal those over every token account (see {@link summarizeHolders}). */
+  exact: boolean;
 };
 
 /**
@@ -46,6 +48,17 @@ export function readTokenHolding(
   return { account, owner, amount };
 }
 
+/** Owner and amount from a scan that asked for `dataSlice {offset: 32, length: 40}` of each token account. */
+export const HOLDING_SLICE = { offset: TOKEN_ACCOUNT.owner, length: 40 } as const;
+
+/** Reads owner and amount from a {@link HOLDING_SLICE} of a token account; null when the slice is not 40 bytes. */
+export function readHoldingSlice(account: Address, slice: Uint8Array): TokenHolding | null {
+  if (slice.length !== HOLDING_SLICE.length) return null;
+  const owner = addressDecoder.decode(slice, 0);
+  const amount = new DataView(slice.buffer, slice.byteOffset, slice.byteLength).getBigUint64(32, true);
+  return { account, owner, amount };
+}
+
 /** Sum of balances per owner, largest first; ties broken by owner address so the order is stable. */
 export function aggregateByOwner(holdings: readonly TokenHolding[]): { owner: Address; amount: bigint }[] {
   const totals = new Map<Address, bigint>();
@@ -58,13 +71,30 @@ export function aggregateByOwner(holdings: readonly TokenHolding[]): { owner: Ad
 /** How many real holders the `holders` list shows (the larger of the two top-N figures). */
 export const LISTED_HOLDERS = 20;
 
+/** Accounts `getTokenLargestAccounts` returns at most (Agave's NUM_LARGEST_ACCOUNTS). */
+export const LARGEST_ACCOUNTS_LIMIT = 20;
+
+const HOLDER: OwnerClass = { label: "holder", venue: null };
+
+/** Which token accounts the holdings cover. */
+export type HoldingsScope =
+  /** Every token account of the mint (a full scan, or a largest-accounts list shorter than its limit). */
+  | "all"
+  /** Only the largest accounts: owners beyond them are unseen. */
+  | "largest";
+
 /**
  * Computes the top-10/20 figures and the labelled `holders` list. Owners with a zero total are left out (an empty
- * account is not a holding). `classify` must know every owner of `holdings`.
+ * account is not a holding). `classify` returns undefined for an owner it could not classify; such an owner is
+ * counted as a holder (most owners are wallets) but makes the figures inexact if it ranks before the 20th holder.
+ *
+ * `exact` is true when the top-20 figure provably equals the one over every token account: all accounts were seen,
+ * or the largest accounts alone hold 20 holders (any unseen account is no larger than those).
  */
 export function summarizeHolders(input: {
   holdings: readonly TokenHolding[];
-  classify: (owner: Address) => OwnerClass;
+  scope: HoldingsScope;
+  classify: (owner: Address) => OwnerClass | undefined;
   supply: bigint;
   decimals: number;
 }): HoldersSummary {
@@ -80,8 +110,11 @@ export function summarizeHolders(input: {
 
   const listed: HolderEntry[] = [];
   const realAmounts: bigint[] = [];
+  let unclassifiedInTop = false;
   for (const { owner, amount } of owners) {
-    const cls = input.classify(owner);
+    const known = input.classify(owner);
+    if (!known && realAmounts.length < LISTED_HOLDERS) unclassifiedInTop = true;
+    const cls = known ?? HOLDER;
     if (cls.label !== "holder") listed.push(entry(owner, amount, cls));
     else if (realAmounts.push(amount) <= LISTED_HOLDERS) listed.push(entry(owner, amount, cls));
   }
@@ -95,5 +128,6 @@ export function summarizeHolders(input: {
     top20HoldersBalance: formatTokenAmount(top20, decimals),
     top20HoldersPercent: formatPercent(top20, supply),
     holders: listed,
+    exact: !unclassifiedInTop && (input.scope === "all" || realAmounts.length >= LISTED_HOLDERS),
   };
 }

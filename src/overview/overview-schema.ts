@@ -1,7 +1,7 @@
 /**
- * The token overview as GET /api/v1/overview returns it: the spec's table (SPEC.md "Token overview") plus two
- * additions the spec leaves room for — `holders` (who the top-N figures count and who they leave out) and
- * `transferFee` (Token-2022). Integers and decimals are strings so no precision is lost in JSON.
+ * The token overview as GET /api/v1/overview returns it: the spec's table (SPEC.md "Token overview") plus three
+ * additions the spec leaves room for — `holders` (who the top-N figures count and who they leave out),
+ * `holdersExact` (whether those figures are provably exact) and `transferFee` (Token-2022). Integers and decimals are strings so no precision is lost in JSON.
  */
 import { z } from "zod/mini";
 
@@ -82,6 +82,8 @@ export const tokenOverviewSchema = z.object({
   priceInUsd: z.nullable(decimalString),
   marketCap: z.nullable(decimalString),
   holders: z.array(holderEntrySchema),
+  /** True when the top-N figures provably equal those over every token account of the mint (docs/overview.md). */
+  holdersExact: z.boolean(),
   transferFee: z.nullable(transferFeeSchema),
 });
 export type TokenOverview = z.infer<typeof tokenOverviewSchema>;

@@ -4,13 +4,13 @@
  *
  *   1. getMultipleAccounts[mint, Metaplex metadata PDA] + getTokenLargestAccounts   (one JSON-RPC batch)
  *   2. getMultipleAccounts[the largest token accounts] → their owners               (+ the price read, batched in)
+ *      (or, on a local chain with 20+ accounts, getProgramAccounts over all of them: see holder-reads.ts)
  *   3. getMultipleAccounts[owners not known by address] → is the owner a venue's?   (+ a second price read, if any)
  *
  * The off-chain metadata fetch starts after 1 and runs beside 2 and 3. Parts are cached separately because they age
  * differently: the profile (identity + off-chain JSON) for minutes, holder figures for ~30 s, the price per its TTL.
  */
 import type { Address } from "@solana/kit";
-import { z } from "zod/mini";
 
 import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error";
 import { limits } from "../limits";
@@ -18,9 +18,10 @@ import type { GuardedFetchOptions } from "../metadata/guarded-fetch";
 import type { MetadataUriPolicy } from "../metadata/uri-policy";
 import { priceMints, type PriceDeps, type PriceOutcome } from "../pricing/price-service";
 import { readAccounts, type RawAccount } from "../solana/account-reader";
-import { UpstreamError, type Upstream } from "../solana/upstream";
-import { summarizeHolders, readTokenHolding, type HoldersSummary, type TokenHolding } from "./holders";
-import { classifyOwnerByAddress, classifyOwnerByProgram } from "./liquidity-owners";
+import type { Upstream } from "../solana/upstream";
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
+import { parseLargestAccounts, readHoldersSummary } from "./holder-reads";
+import type { HoldersSummary } from "./holders";
 import { fetchOffchainProfile, isTransientOffchainOutcome, type OffchainProfile } from "./offchain-profile";
 import { OverviewPartCache } from "./overview-part-cache";
 import type { TokenOverview } from "./overview-schema";
@@ -35,6 +36,8 @@ export interface OverviewDeps {
   metadataPolicy: MetadataUriPolicy;
   /** Guarded-fetch options (tests inject a recording `fetchImpl`). */
   metadataFetch?: GuardedFetchOptions;
+  /** Whether holders may come from a full scan of the mint's token accounts (local chains only; see holder-reads.ts). */
+  allowHolderScan: boolean;
   waitUntil: (p: Promise<unknown>) => void;
   requestId?: string;
   now?: () => number;
@@ -51,11 +54,6 @@ export function clearLocalOverviewCaches(): void {
   profileCache.clearLocal();
   holdersCache.clearLocal();
 }
-
-// getTokenLargestAccounts is upstream input: validate its shape before any address in it is used.
-const largestAccountsSchema = z.object({
-  value: z.array(z.object({ address: z.string(), amount: z.string() })),
-});
 
 /**
  * Builds the overview of `mint`. Throws `ApiError`: NOT_FOUND when the address is not an initialized mint,
@@ -137,7 +135,6 @@ async function loadProfile(
   return profile;
 }
 
-/** Round trips 2 and 3: the largest accounts' owners, then the owners' own accounts where the address says nothing. */
 async function loadHolders(
   deps: OverviewDeps,
   mint: Address,
@@ -146,26 +143,14 @@ async function loadHolders(
   batcher: RoundTripBatcher,
   now: () => number,
 ): Promise<HoldersSummary> {
-  const largest = largestAccountsSchema.safeParse((await largestRead).result);
-  if (!largest.success) throw new UpstreamError("bad-response", "getTokenLargestAccounts answer has an unexpected shape");
-  const tokenAccounts = largest.data.value.map((entry) => entry.address as Address);
-
-  const holdings: TokenHolding[] = [];
-  if (tokenAccounts.length > 0) {
-    const read = await readAccounts(batcher.driver, tokenAccounts, deps.requestId);
-    for (const account of tokenAccounts) {
-      const holding = readTokenHolding(account, read.accounts.get(account), mint);
-      if (holding) holdings.push(holding);
-    }
-  }
-
-  const ownersToRead = [...new Set(holdings.map((h) => h.owner))].filter((owner) => !classifyOwnerByAddress(owner));
-  const ownerAccounts = ownersToRead.length > 0 ? (await readAccounts(batcher.driver, ownersToRead, deps.requestId)).accounts : new Map<Address, RawAccount | null>();
-  const summary = summarizeHolders({
-    holdings,
-    classify: (owner) => classifyOwnerByProgram(owner, ownerAccounts.get(owner)?.owner ?? null),
+  const largest = parseLargestAccounts((await largestRead).result);
+  const summary = await readHoldersSummary(batcher.driver, largest, {
+    mint,
+    tokenProgram: decoded.isToken2022 ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS,
     supply: decoded.supply,
     decimals: decoded.decimals,
+    allowScan: deps.allowHolderScan,
+    requestId: deps.requestId,
   });
   holdersCache.put(mint, summary, limits.overviewHoldersTtlMs, now(), deps.waitUntil);
   return summary;
@@ -199,6 +184,7 @@ function assemble(mint: Address, profile: TokenProfile, holders: HoldersSummary,
     priceInUsd: record?.priceInUsd ?? null,
     marketCap: record?.marketCap ?? null,
     holders: holders.holders,
+    holdersExact: holders.exact,
     transferFee: identity.transferFee,
   };
 }

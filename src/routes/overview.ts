@@ -2,6 +2,7 @@ import { Hono } from "hono";
 
 import type { AppContext } from "../env";
 import { limits } from "../limits";
+import { isLoopbackUpstream } from "../overview/holder-reads";
 import { metadataPolicyFromEnv } from "../overview/offchain-profile";
 import { fetchTokenOverview } from "../overview/overview-service";
 import { PriceCache } from "../pricing/price-cache";
@@ -25,6 +26,7 @@ export const overviewRoutes = new Hono<AppContext>().get("/overview", async (c) 
       upstream: createUpstream(c.env),
       price: { db: c.env.DB, cache: new PriceCache(priceCacheTtlMs(c.env.PRICE_CACHE_TTL_MS), limits.maxStaleMs) },
       metadataPolicy: metadataPolicyFromEnv(c.env),
+      allowHolderScan: isLoopbackUpstream(c.env.UPSTREAM_RPC_URL),
       waitUntil: (p) => c.executionCtx.waitUntil(p),
       requestId: c.get("requestId"),
     },

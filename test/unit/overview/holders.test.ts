@@ -2,7 +2,8 @@ import type { Address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 
 import { formatPercent, formatTokenAmount } from "../../../src/overview/amount-format";
-import { aggregateByOwner, readTokenHolding, summarizeHolders, type TokenHolding } from "../../../src/overview/holders";
+import { isLoopbackUpstream } from "../../../src/overview/holder-reads";
+import { aggregateByOwner, readHoldingSlice, readTokenHolding, summarizeHolders, type TokenHolding } from "../../../src/overview/holders";
 import { BURN_OWNERS, classifyOwnerByAddress, classifyOwnerByProgram, VENUE_AUTHORITIES } from "../../../src/overview/liquidity-owners";
 import { tokenOverviewSchema } from "../../../src/overview/overview-schema";
 import { loadAccountFixture } from "./fixture-accounts";
@@ -44,6 +45,28 @@ describe("readTokenHolding on real token accounts", () => {
     uninitialized[108] = 0;
     expect(readTokenHolding(address, { ...raw, data: uninitialized }, PUMP_MINT)).toBeNull();
     expect(readTokenHolding(address, { ...raw, data: raw.data.slice(0, 100) }, PUMP_MINT)).toBeNull();
+  });
+});
+
+describe("readHoldingSlice (getProgramAccounts with dataSlice owner + amount)", () => {
+  it("reads the same owner and amount as the whole account", () => {
+    const { address, raw } = account("meteora-dlmm/EtAdVRLF_pump_SOL/reserve_x_token_account.json");
+    expect(readHoldingSlice(address, raw.data.slice(32, 72))).toEqual(readTokenHolding(address, raw, PUMP_MINT));
+    expect(readHoldingSlice(address, raw.data.slice(32, 71))).toBeNull();
+  });
+});
+
+describe("isLoopbackUpstream (where a full holder scan is allowed)", () => {
+  it.each([
+    ["http://127.0.0.1:8899", true],
+    ["http://localhost:8899, http://127.0.0.2:9000", true],
+    ["http://[::1]:8899", true],
+    ["https://mainnet.helius-rpc.com/?api-key=x", false],
+    ["http://127.0.0.1:8899,https://api.mainnet-beta.solana.com", false],
+    ["http://127.0.0.1.nip.io:8899", false],
+    ["", false],
+  ])("%s → %s", (urls, expected) => {
+    expect(isLoopbackUpstream(urls)).toBe(expected);
   });
 });
 
@@ -108,7 +131,7 @@ describe("summarizeHolders", () => {
     const holdings: TokenHolding[] = [holding(curve, 500n), holding(incinerator, 100n), holding(owner(0), 30n, 0), holding(owner(0), 45n, 1)];
     for (let i = 1; i < 25; i++) holdings.push(holding(owner(i), BigInt(60 - i)));
     // When summarised against a supply of 2000 (decimals 1)
-    const summary = summarizeHolders({ holdings, classify, supply: 2000n, decimals: 1 });
+    const summary = summarizeHolders({ holdings, scope: "all", classify, supply: 2000n, decimals: 1 });
     // Then wallet 0 ranks first with 75, and the top 10/20 exclude curve and burn
     const wallets = [75n, ...Array.from({ length: 24 }, (_, i) => BigInt(59 - i))];
     const top10 = wallets.slice(0, 10).reduce((a, b) => a + b, 0n);
@@ -125,10 +148,33 @@ describe("summarizeHolders", () => {
       [owner(0), ...Array.from({ length: 19 }, (_, i) => owner(i + 1))],
     );
     expect(summary.supply).toBe("2000");
+    expect(summary.exact).toBe(true);
+  });
+
+  it("is exact from the largest accounts only when they hold 20 holders", () => {
+    // Given the 20 largest accounts of a mint with more accounts: a curve and 19 wallets
+    const largest = [holding(curve, 500n), ...Array.from({ length: 19 }, (_, i) => holding(owner(i), BigInt(100 - i)))];
+    const summary = summarizeHolders({ holdings: largest, scope: "largest", classify, supply: 10_000n, decimals: 0 });
+    // Then holder 20 may be any unseen account: not provably exact
+    expect(summary.exact).toBe(false);
+    // But with 20 wallets among them, no unseen account can outrank the 20th
+    const twenty = [...largest.slice(1), holding(owner(99), 50n)];
+    expect(summarizeHolders({ holdings: twenty, scope: "largest", classify, supply: 10_000n, decimals: 0 }).exact).toBe(true);
+  });
+
+  it("is not exact when an owner ranked before the 20th holder could not be classified", () => {
+    const holdings = Array.from({ length: 25 }, (_, i) => holding(owner(i), BigInt(100 - i)));
+    const unread = (o: Address) => (o === owner(3) ? undefined : classify(o));
+    const summary = summarizeHolders({ holdings, scope: "all", classify: unread, supply: 10_000n, decimals: 0 });
+    expect(summary.exact).toBe(false);
+    // It still counts as a holder: most owners are wallets
+    expect(summary.holders.find((h) => h.owner === owner(3))?.label).toBe("holder");
+    const lateUnread = (o: Address) => (o === owner(24) ? undefined : classify(o));
+    expect(summarizeHolders({ holdings, scope: "all", classify: lateUnread, supply: 10_000n, decimals: 0 }).exact).toBe(true);
   });
 
   it("leaves empty owners out, and gives zeros when there are no holders", () => {
-    const summary = summarizeHolders({ holdings: [holding(owner(1), 0n), holding(curve, 7n)], classify, supply: 7n, decimals: 0 });
+    const summary = summarizeHolders({ holdings: [holding(owner(1), 0n), holding(curve, 7n)], scope: "all", classify, supply: 7n, decimals: 0 });
     expect(summary.holders).toEqual([{ owner: curve, balance: "7", percent: "100.0000", label: "liquidity", venue: "pumpfun" }]);
     expect(summary).toMatchObject({ top10HoldersBalance: "0", top10HoldersPercent: "0.0000", top20HoldersBalance: "0" });
   });
@@ -142,7 +188,7 @@ describe("summarizeHolders", () => {
   });
 
   it("produces values the response schema accepts", () => {
-    const summary = summarizeHolders({ holdings: [holding(owner(1), 123_456n)], classify, supply: 1_000_000n, decimals: 6 });
+    const summary = summarizeHolders({ holdings: [holding(owner(1), 123_456n)], scope: "all", classify, supply: 1_000_000n, decimals: 6 });
     const holderShape = tokenOverviewSchema.shape.holders;
     expect(holderShape.safeParse(summary.holders).success).toBe(true);
     expect(summary.holders[0]).toMatchObject({ balance: "0.123456", percent: "12.3456" });
