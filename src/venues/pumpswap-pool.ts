@@ -16,8 +16,8 @@ import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccount
 export { PUMP_AMM_PROGRAM_ADDRESS };
 
 export const PUMPSWAP_POOL_DISCRIMINATOR = getBase16Encoder().encode("f19a6d0411b16dbc");
-/** Fixture pools are 300 B (IDL data ends at 245); everything pricing reads ends at lp_supply (211). */
-export const PUMPSWAP_POOL_MIN_SIZE = 211;
+/** Fixture pools are 300 B (IDL data ends at 245); pricing reads up to pool_quote_token_account (ends at 203). */
+export const PUMPSWAP_POOL_MIN_SIZE = 203;
 const BASE_MINT_OFFSET = 43;
 
 export interface PumpSwapPool {

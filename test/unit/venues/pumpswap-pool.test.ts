@@ -34,7 +34,7 @@ describe("PumpSwap pool", () => {
 
   it("rejects the same bytes under DAMM v2 (shared 'Pool' discriminator), short data and another discriminator", () => {
     expect(() => decodePumpSwapPool(withOwner(fixture, "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG"))).toThrow(/owner/);
-    expect(() => decodePumpSwapPool(withData(fixture, (d) => d.subarray(0, 210)))).toThrow(/size/);
+    expect(() => decodePumpSwapPool(withData(fixture, (d) => d.subarray(0, 202)))).toThrow(/size/);
     expect(() => decodePumpSwapPool(withData(fixture, (d) => ((d[0] = 0), d)))).toThrow(/discriminator/);
   });
 

@@ -1,6 +1,11 @@
-import { address } from "@solana/kit";
+import { address, getBase16Encoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { PYTH_SOL_USD_FEED_ID } from "../../../src/solana/well-known";
+import {
+  PYTH_PUSH_ORACLE_PROGRAM_ADDRESS,
+  PYTH_SOL_USD_FEED_ID,
+  PYTH_SOL_USD_PRICE_ACCOUNT,
+} from "../../../src/solana/well-known";
+import { findPda, u16Le } from "../../../src/venues/pda";
 import { decodePriceUpdateV2 } from "../../../src/venues/pyth-price-update";
 import { loadAccountFixture, withData, withOwner } from "./load-fixture";
 
@@ -49,5 +54,12 @@ describe("Pyth PriceUpdateV2", () => {
     expect(() => decodePriceUpdateV2(withData(full, (d) => d.subarray(0, 133)))).toThrow(/size/);
     expect(() => decodePriceUpdateV2(withData(full, (d) => ((d[0] = 0), d)))).toThrow(/discriminator/);
     expect(() => decodePriceUpdateV2(withData(full, (d) => ((d[40] = 2), d)))).toThrow(/verification level/);
+  });
+
+  it("knows the SOL/USD push feed as the shard-0 PDA of its feed id", async () => {
+    // Given the push-oracle program, shard 0 and the SOL/USD feed id / When derived / Then it is 7UVimffx
+    const feed = getBase16Encoder().encode(PYTH_SOL_USD_FEED_ID);
+    expect(await findPda(PYTH_PUSH_ORACLE_PROGRAM_ADDRESS, [u16Le(0), feed])).toBe(PYTH_SOL_USD_PRICE_ACCOUNT);
+    expect(full.address).toBe(PYTH_SOL_USD_PRICE_ACCOUNT);
   });
 });
