@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { PYTH_SOL_USD_FEED_ID, PYTH_SOL_USD_PRICE_ACCOUNT } from "../../../src/solana/well-known";
 import { toDecimalString } from "../../../src/pricing/fixed-point";
 import { decodeSolUsdPriceUpdate } from "../../../src/pricing/sol-usd";
 import { flipByte, loadAccountFixture, withData, withOwner } from "../venues/load-fixture";
@@ -25,5 +27,14 @@ describe("SOL/USD from Pyth", () => {
     expect(() => decodeSolUsdPriceUpdate(partialUnderReceiver)).toThrow(/partially verified/);
     expect(() => decodeSolUsdPriceUpdate(zeroPrice)).toThrow(/non-positive/);
     expect(() => decodeSolUsdPriceUpdate(partial)).toThrow(/owner/);
+  });
+});
+
+describe("the SOL/USD constants", () => {
+  it("match row 1 of Pyth's official Solana push-feed list", () => {
+    const url = new URL("../../../../shared/fixtures/accounts/pyth/pyth_docs_solana_mainnet_push_feeds.json", import.meta.url);
+    const feeds = JSON.parse(readFileSync(url, "utf8")) as { alias: string; account_address: string; id: string }[];
+    const solUsd = feeds.find((feed) => feed.alias === "SOL/USD");
+    expect(solUsd).toMatchObject({ account_address: PYTH_SOL_USD_PRICE_ACCOUNT, id: PYTH_SOL_USD_FEED_ID });
   });
 });

@@ -72,3 +72,41 @@ describe("SPL / Token-2022 token accounts", () => {
     expect(() => readVaultAmount("Test", reserveY, TOKEN_PROGRAM_ADDRESS)).toThrow(/mismatch/);
   });
 });
+
+describe("the DAMM v1 HcjZvfeS account set's mints and token accounts", () => {
+  const set = (name: string) => fixture(`meteora-damm-v1/HcjZvfeS_pool_set/${name}.json`);
+
+  it("decodes its four SPL mints (9 decimals each)", () => {
+    for (const [name, supply] of [
+      ["mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So", 4639579357466679n],
+      ["B2uEs9zjnz222hfUaUuRgesryUEYwy3JGuWe31sE9gsG", 125221911091504n],
+      ["FZN7QZ8ZUUAxMPfxYEYkH3cXUASzH8EqA6B4tyCL8f1j", 145998019653473n],
+      ["21bR3D4QR4GzopVco44PVMBXwHFpSYrbrdeNwdKk7umb", 81482558527139n],
+    ] as const) {
+      expect(decodeMint(set(name))).toMatchObject({ tokenProgram: TOKEN_PROGRAM_ADDRESS, decimals: 9, supply });
+    }
+  });
+
+  it("decodes its six token accounts: vault token vaults, the pool's vault-LP holdings and fee accounts", () => {
+    expect(decodeTokenAccount(set("HZeLxbZ9uHtSpwZC3LBr4Nubd14iHwz7bRSghRZf5VCG"))).toMatchObject({
+      mint: WSOL_MINT,
+      owner: "FERjPVNEa7Udq8CEv68h6tPL46Tq7ieE49HrE2wea3XT",
+      amount: 63190649839728n,
+    });
+    expect(decodeTokenAccount(set("3ifhD4Ywaa8aBZAaQSqYgN4Q1kaFArioLU8uumJMaqkE"))).toMatchObject({
+      mint: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So",
+      owner: "8p1VKP45hhqq5iZG5fNGoi7ucme8nFLeChoDWNy7rWFm",
+      amount: 81596954022978n,
+    });
+    expect(decodeTokenAccount(set("HWnWnLvBzvSmXH5hnHJCFmuQbDTsX3Ba2w9CPE5zf4YD"))).toMatchObject({
+      mint: "FZN7QZ8ZUUAxMPfxYEYkH3cXUASzH8EqA6B4tyCL8f1j",
+      amount: 41924615981385n,
+    });
+    expect(decodeTokenAccount(set("GGG4DxkYa86g2v4KwtvR8Xu2tXEp1xd4BRC3yNnpve3g"))).toMatchObject({
+      mint: "21bR3D4QR4GzopVco44PVMBXwHFpSYrbrdeNwdKk7umb",
+      amount: 78979143181675n,
+    });
+    expect(decodeTokenAccount(set("AYX6kFvQRacdbC1eBaK5kgEPGjzjYYd1fyduHg55Z1ai"))).toMatchObject({ mint: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So", amount: 0n });
+    expect(decodeTokenAccount(set("GYuyKhedWVsndqG5tyXwRiRSTxFKrLJysgedccqU7aH8"))).toMatchObject({ mint: WSOL_MINT, amount: 0n });
+  });
+});
