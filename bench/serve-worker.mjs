@@ -14,6 +14,7 @@ const mf = new Miniflare({
   modules: true,
   scriptPath: "dist/index.js",
   compatibilityDate: "2026-04-20",
+  compatibilityFlags: ["nodejs_compat"],
   kvNamespaces: ["API_KEYS"],
   d1Databases: ["DB"],
   durableObjects: { STREAMS: { className: "StreamRoom", useSQLite: true } },
