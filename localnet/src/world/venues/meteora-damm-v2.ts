@@ -6,8 +6,8 @@
  * protocol bucket. EvtSwap2 by self-CPI.
  */
 import type { Pubkey } from "../../chain/types.js";
-import { constantPda, FixedWriter, hex } from "../core/bytes.js";
-import { compareKeys, keyBytes, pda, u64le } from "../core/keys.js";
+import { FixedWriter, hex } from "../core/bytes.js";
+import { constantPda, compareKeys, keyBytes, pda, u64le  } from "../core/keys.js";
 import { Q128, ceilDiv } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import { DAMM_V2_POOL_AUTHORITY, METEORA_DAMM_V2_PROGRAM, TOKEN_2022_PROGRAM } from "../programs.js";

@@ -6,8 +6,8 @@
  * accumulated in the pair), and emit the Swap event by self-CPI.
  */
 import type { Pubkey } from "../../chain/types.js";
-import { constantPda, FixedWriter, hex } from "../core/bytes.js";
-import { compareKeys, findPda, i64le, keyBytes, pda, u16le } from "../core/keys.js";
+import { FixedWriter, hex } from "../core/bytes.js";
+import { constantPda, compareKeys, findPda, i64le, keyBytes, pda, u16le  } from "../core/keys.js";
 import { Q64, ceilDiv } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import { METEORA_DLMM_PROGRAM, TOKEN_2022_PROGRAM } from "../programs.js";

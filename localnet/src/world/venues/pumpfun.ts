@@ -4,8 +4,8 @@
  * virtual reserves plus protocol and creator fees in bps, completion, and `migrate` to the canonical PumpSwap pool.
  */
 import type { Pubkey } from "../../chain/types.js";
-import { constantPda, FixedWriter, concat, hex } from "../core/bytes.js";
-import { ata, findPda, keyBytes, pda } from "../core/keys.js";
+import { FixedWriter, concat, hex } from "../core/bytes.js";
+import { constantPda, ata, findPda, keyBytes, pda  } from "../core/keys.js";
 import { ceilDiv, isqrt } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import {

@@ -4,8 +4,8 @@
  * same transaction (fx 4pCgZ28W).
  */
 import type { Pubkey } from "../../chain/types.js";
-import { constantPda, FixedWriter, hex } from "../core/bytes.js";
-import { ata, findPda, keyBytes, pda, u16le } from "../core/keys.js";
+import { FixedWriter, hex } from "../core/bytes.js";
+import { constantPda, ata, findPda, keyBytes, pda, u16le  } from "../core/keys.js";
 import { ceilDiv, isqrt } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import {

@@ -73,6 +73,19 @@ export interface ClmmPool extends PoolRef {
   baseIs0: boolean;
 }
 
+export function encodeClmmConfig(c: ClmmConfig, owner: Pubkey, fundOwner: Pubkey = owner): Uint8Array {
+  return new FixedWriter(CLMM_CONFIG_SIZE)
+    .raw(0, DISC.config)
+    .u8(8, c.bump)
+    .u16(9, c.index)
+    .pubkey(11, owner)
+    .u32(43, Number(c.protocolFeeRate))
+    .u32(47, Number(c.tradeFeeRate))
+    .u16(51, c.tickSpacing)
+    .u32(53, Number(c.fundFeeRate))
+    .pubkey(61, fundOwner).bytes;
+}
+
 export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
   readonly pools = new Map<Pubkey, ClmmPool>();
   readonly configs = new Map<number, ClmmConfig>();
@@ -83,16 +96,7 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
       const [address, bump] = findPda(["amm_config", u16be(index)], RAYDIUM_CLMM_PROGRAM);
       const c: ClmmConfig = { index, address, bump, tradeFeeRate: trade, protocolFeeRate: 120000n, fundFeeRate: 40000n, tickSpacing };
       this.configs.set(index, c);
-      const data = new FixedWriter(CLMM_CONFIG_SIZE)
-        .raw(0, DISC.config)
-        .u8(8, bump)
-        .u16(9, index)
-        .pubkey(11, this.owner)
-        .u32(43, Number(c.protocolFeeRate))
-        .u32(47, Number(c.tradeFeeRate))
-        .u16(51, tickSpacing)
-        .u32(53, Number(c.fundFeeRate))
-        .pubkey(61, this.owner).bytes;
+      const data = encodeClmmConfig(c, this.owner);
       this.ctx.store.putRentExempt(address, RAYDIUM_CLMM_PROGRAM, data);
     }
   }

@@ -66,6 +66,20 @@ export interface CpmmPool extends PoolRef {
   baseIs0: boolean;
 }
 
+export function encodeCpmmConfig(c: CpmmConfig, owner: Pubkey, fundOwner: Pubkey = owner): Uint8Array {
+  return new FixedWriter(CPMM_CONFIG_SIZE)
+    .raw(0, DISC.config)
+    .u8(8, c.bump)
+    .bool(9, false)
+    .u16(10, c.index)
+    .u64(12, c.tradeFeeRate)
+    .u64(20, c.protocolFeeRate)
+    .u64(28, c.fundFeeRate)
+    .u64(36, c.createPoolFee)
+    .pubkey(44, owner)
+    .pubkey(76, fundOwner).bytes;
+}
+
 export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
   readonly pools = new Map<Pubkey, CpmmPool>();
   readonly configs = new Map<number, CpmmConfig>();
@@ -76,17 +90,7 @@ export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
       const [address, bump] = findPda(["amm_config", u16be(index)], RAYDIUM_CPMM_PROGRAM);
       const c: CpmmConfig = { index, address, bump, tradeFeeRate: trade, protocolFeeRate: 120000n, fundFeeRate: 40000n, createPoolFee: 150_000_000n };
       this.configs.set(index, c);
-      const data = new FixedWriter(CPMM_CONFIG_SIZE)
-        .raw(0, DISC.config)
-        .u8(8, bump)
-        .bool(9, false)
-        .u16(10, index)
-        .u64(12, c.tradeFeeRate)
-        .u64(20, c.protocolFeeRate)
-        .u64(28, c.fundFeeRate)
-        .u64(36, c.createPoolFee)
-        .pubkey(44, this.owner)
-        .pubkey(76, this.owner).bytes;
+      const data = encodeCpmmConfig(c, this.owner);
       this.ctx.store.putRentExempt(address, RAYDIUM_CPMM_PROGRAM, data);
     }
   }
