@@ -76,6 +76,7 @@ const cases: Case[] = [
   ["getSignaturesForAddress limit 0", "getSignaturesForAddress", [key, { limit: 0 }], invalid("Invalid limit; max 1000")],
   ["getBlockProduction lastSlot < firstSlot", "getBlockProduction", [{ range: { firstSlot: 9, lastSlot: 8 } }], invalid("lastSlot, 8, cannot be less than firstSlot, 9")],
   ["getBlockProduction with no params", "getBlockProduction", [], "ok"],
+  ["getBlockProduction with web3.js's extra encoding", "getBlockProduction", [{ commitment: "finalized", encoding: "base64" }], "ok"],
   ["sendTransaction json encoding", "sendTransaction", ["AQ==", { encoding: "json" }], invalid("unsupported encoding: json. Supported encodings: base58, base64")],
   // getTokenAccountsByDelegate, both forms
   ["delegate form (b) with programId", "getTokenAccountsByDelegate", [key, { programId: key }, { encoding: "jsonParsed" }], "ok"],
