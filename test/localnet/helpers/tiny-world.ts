@@ -98,28 +98,31 @@ export function token2022MintData(opts: { supply: bigint; decimals: number; auth
   return out;
 }
 
+const KEY_NAMES = [
+  "mint",
+  "mint2022",
+  "authority",
+  "alice",
+  "bob",
+  "carol",
+  "delegate",
+  "aliceToken",
+  "bobToken",
+  "carolToken",
+  "alice2022",
+  "bigAccount",
+] as const;
+export type TinyKeyName = (typeof KEY_NAMES)[number];
+
 export interface TinyWorld extends World {
-  keys: Record<string, string>;
+  keys: Record<TinyKeyName, string>;
   /** Transactions produced so far, newest last. */
   produced: TxRecord[];
 }
 
 /** The tiny world; `transfersPerSlot` 0 makes an empty chain (no transactions, no account changes). */
 export function createTinyWorld(transfersPerSlot = 1): TinyWorld {
-  const keys = {
-    mint: keyOf("mint"),
-    mint2022: keyOf("mint2022"),
-    authority: keyOf("authority"),
-    alice: keyOf("alice"),
-    bob: keyOf("bob"),
-    carol: keyOf("carol"),
-    delegate: keyOf("delegate"),
-    aliceToken: keyOf("alice-token"),
-    bobToken: keyOf("bob-token"),
-    carolToken: keyOf("carol-token"),
-    alice2022: keyOf("alice-2022"),
-    bigAccount: keyOf("big-account"),
-  };
+  const keys = Object.fromEntries(KEY_NAMES.map((name) => [name, keyOf(name)])) as Record<TinyKeyName, string>;
   const balances = new Map<string, bigint>([
     [keys.aliceToken, 1_000_000_000n],
     [keys.bobToken, 250_000_000n],
