@@ -43,6 +43,12 @@ async function demoKey(): Promise<{ key: string; record: ApiKeyRecord }> {
   return { key: given, record };
 }
 
+/** A graduated pump.fun token of the local world: the most interesting first curl. */
+async function sampleToken(rpcUrl: string): Promise<string> {
+  const world = (await (await fetch(`${rpcUrl}/__localnet/world`)).json()) as { tokens: { mint: string; tags: string[] }[] };
+  return (world.tokens.find((t) => t.tags.includes("graduated")) ?? world.tokens[0]!).mint;
+}
+
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -99,12 +105,13 @@ try {
   const base = `http://127.0.0.1:${port}`;
   await waitForHealth(`${base}/health`, 60_000);
   log("worker ready");
-  const sample = "So11111111111111111111111111111111111111112";
+  const sample = localnet ? await sampleToken(localnet.rpcUrl) : "So11111111111111111111111111111111111111112";
   console.log(`
   Token market-data API is running on ${base}
   Demo API key: ${key}
 
   curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=${sample}'
+  curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=So11111111111111111111111111111111111111112,${sample}'
   curl -s -H 'x-api-key: ${key}' '${base}/api/v1/overview?ca=${sample}'
   curl -s -X POST '${base}/rpc?x-api-key=${key}' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getSlot"}'
 ${localnet ? `\n  Local chain tokens: curl -s ${localnet.rpcUrl}/__localnet/world\n` : ""}

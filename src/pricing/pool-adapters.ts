@@ -64,6 +64,8 @@ import {
   RAYDIUM_CPMM_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
   TOKEN_2022_PROGRAM_ADDRESS,
+  USDC_MINT,
+  USDT_MINT,
   WSOL_MINT,
 } from "../solana/well-known";
 import { address } from "@solana/kit";
@@ -75,7 +77,10 @@ const METEORA_VAULT_BASE = address("HWzXGcGHy4tcpYfaRDCyLNzXqBTv3E6BttpCH2vJxArv
  * Config-enumerated kinds are derived against wSOL only: every (config × quote) pair costs a PDA (~40–80 µs of CPU)
  * on a cold mint, and pools quoted in other mints are learned by the registry (cron) instead.
  */
-const derivedQuotes: readonly Address[] = [WSOL_MINT];
+const solQuote: readonly Address[] = [WSOL_MINT];
+const usdQuotes: readonly Address[] = [USDC_MINT, USDT_MINT];
+/** wSOL itself is looked up against the USD stables (its SOL/USDC pools), everything else against wSOL. */
+const derivedQuotes = (mint: Address): readonly Address[] => (mint === WSOL_MINT ? usdQuotes : solQuote);
 /** DAMM v2 static configs start at index 0; the low ones carry most launches, plus the indices seen on mainnet. */
 const dammV2ConfigIndices: readonly number[] = [0, 1, 2, 3, ...METEORA_DAMM_V2_KNOWN_CONFIG_INDICES];
 /** Permissionless DLMM presets in common use (bin step, base factor); not exhaustive — the registry covers the rest. */
@@ -178,7 +183,7 @@ export const poolAdapters: readonly PoolAdapter[] = [
   adapter({
     kind: "raydium-cpmm",
     dex: "raydium-cpmm",
-    candidates: (mint) => listRaydiumCpmmPoolCandidates(mint, derivedQuotes),
+    candidates: (mint) => listRaydiumCpmmPoolCandidates(mint, derivedQuotes(mint)),
     speculate: raydiumVaults(RAYDIUM_CPMM_PROGRAM_ADDRESS),
     decode: decodeRaydiumCpmmPool,
     required: requiredAccountsForRaydiumCpmmPool,
@@ -187,7 +192,7 @@ export const poolAdapters: readonly PoolAdapter[] = [
   adapter({
     kind: "raydium-clmm",
     dex: "raydium-clmm",
-    candidates: (mint) => listRaydiumClmmPoolCandidates(mint, derivedQuotes),
+    candidates: (mint) => listRaydiumClmmPoolCandidates(mint, derivedQuotes(mint)),
     speculate: raydiumVaults(RAYDIUM_CLMM_PROGRAM_ADDRESS),
     decode: decodeRaydiumClmmPool,
     required: requiredAccountsForRaydiumClmmPool,
@@ -196,7 +201,7 @@ export const poolAdapters: readonly PoolAdapter[] = [
   adapter({
     kind: "meteora-dlmm",
     dex: "meteora-dlmm",
-    candidates: (mint) => listMeteoraDlmmPairCandidates(mint, derivedQuotes, dlmmPresets),
+    candidates: (mint) => listMeteoraDlmmPairCandidates(mint, derivedQuotes(mint), dlmmPresets),
     // Reserves are PDAs [pair, mint] of the DLMM program.
     speculate: async (c, mint) =>
       c.quoteMint ? Promise.all([mint, c.quoteMint].map((m) => findPda(METEORA_DLMM_PROGRAM_ADDRESS, [addressBytes(c.pool), addressBytes(m)]))) : [],
@@ -207,7 +212,7 @@ export const poolAdapters: readonly PoolAdapter[] = [
   adapter({
     kind: "meteora-damm-v2",
     dex: "meteora-damm-v2",
-    candidates: (mint) => listMeteoraDammV2PoolCandidates(mint, derivedQuotes, dammV2ConfigIndices),
+    candidates: (mint) => listMeteoraDammV2PoolCandidates(mint, derivedQuotes(mint), dammV2ConfigIndices),
     decode: decodeMeteoraDammV2Pool,
     // Price and reserves come from the pool alone (sqrt price and liquidity).
     required: () => ({}),
@@ -234,7 +239,7 @@ function meteoraDammV1Adapter(): PoolAdapter {
   return {
     kind: "meteora-damm-v1",
     dex: "meteora-damm-v1",
-    candidates: (mint) => listMeteoraDammV1PoolCandidates(mint, derivedQuotes),
+    candidates: (mint) => listMeteoraDammV1PoolCandidates(mint, derivedQuotes(mint)),
     async speculate(c, mint) {
       if (!c.quoteMint) return [];
       const vaults = await Promise.all([vaultOf(mint), vaultOf(c.quoteMint)]);

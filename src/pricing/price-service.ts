@@ -298,7 +298,8 @@ function toRecord(mint: Address, info: Mint, best: Choice, graduated: boolean | 
   const record: PriceRecord = {
     ca: mint,
     dex: best.adapter.dex,
-    priceInSol: toDecimalString(best.priceSol, significantDigits),
+    // wSOL is SOL: exactly 1 by definition, whatever pool set its USD price.
+    priceInSol: mint === WSOL_MINT ? "1" : toDecimalString(best.priceSol, significantDigits),
     priceInUsd: toDecimalString(best.priceUsd, significantDigits),
     marketCap: toDecimalString(mul(supply, best.priceUsd), significantDigits),
     pool: best.pool,
