@@ -17,6 +17,7 @@ import { PubSubServer } from "./pubsub/pubsub-server.js";
 import { accountsRequestedBy, executeRpc, methodsOf, parseRpcBody } from "./rpc/json-rpc.js";
 import { stringifyJson } from "./rpc/json-serialize.js";
 import { createMethodTable } from "./rpc/methods/index.js";
+import { createWorld } from "./world/index.js";
 
 export interface LocalnetOptions {
   /** RPC HTTP port (default 8899; 0 = any free port). */
@@ -57,13 +58,6 @@ const MAX_REQUEST_BODY = 50 * 1024;
 const FAULT_TIMEOUT_MS = 30_000;
 const JSON_TYPE = "application/json; charset=utf-8";
 const CORS = { "access-control-allow-origin": "*" };
-
-async function defaultWorld(seed: number, metadataBaseUrl: string): Promise<World> {
-  // A variable specifier: the world is written alongside the chain and may not exist in every checkout yet.
-  const worldModule = "./world/index.js";
-  const { createWorld } = (await import(worldModule)) as { createWorld(opts: { seed: number; metadataBaseUrl: string }): World };
-  return createWorld({ seed, metadataBaseUrl });
-}
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -130,7 +124,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const wsPort = await listen(wsHttp, requestedWsPort, host);
   const rpcUrl = `http://${host}:${port}`;
 
-  const world = options.world ?? (await defaultWorld(seed, rpcUrl));
+  const world = options.world ?? createWorld({ seed, metadataBaseUrl: rpcUrl });
   const ledger = new Ledger({
     seed,
     finalityDepth: options.finalityDepth ?? 32,
