@@ -38,9 +38,10 @@ export class OverviewPartCache<T> {
     waitUntil(this.shared.put(this.key(mint), response).catch(() => undefined));
   }
 
-  /** Test and bench hook: forget the isolate level (the Cache API is separate per test file in the test pool). */
-  clearLocal(): void {
-    this.local.clear();
+  /** Drops the entry of `mint` from both levels (tests that must read a moved chain afresh). */
+  async forget(mint: string): Promise<void> {
+    this.local.delete(mint);
+    await this.shared?.delete(this.key(mint));
   }
 
   private key(mint: string): string {

@@ -8,7 +8,8 @@
  *   3. getMultipleAccounts[owners not known by address] → is the owner a venue's?   (+ a second price read, if any)
  *
  * The off-chain metadata fetch starts after 1 and runs beside 2 and 3. Parts are cached separately because they age
- * differently: the profile (identity + off-chain JSON) for minutes, holder figures for ~30 s, the price per its TTL.
+ * differently: the profile (identity + off-chain JSON) for minutes, holder figures for ~30 s, the market part (price
+ * record, or "unpriced") for the price TTL.
  */
 import type { Address } from "@solana/kit";
 
@@ -16,7 +17,8 @@ import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error"
 import { limits } from "../limits";
 import type { GuardedFetchOptions } from "../metadata/guarded-fetch";
 import type { MetadataUriPolicy } from "../metadata/uri-policy";
-import { priceMints, type PriceDeps, type PriceOutcome } from "../pricing/price-service";
+import type { PriceRecord } from "../pricing/price-record";
+import { priceMints, type PriceDeps } from "../pricing/price-service";
 import { readAccounts, type RawAccount } from "../solana/account-reader";
 import type { Upstream } from "../solana/upstream";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
@@ -33,6 +35,8 @@ export interface OverviewDeps {
   upstream: Pick<Upstream, "call" | "callRaw">;
   /** The price service's dependencies, minus its RPC client (the overview lends it one that shares round trips). */
   price: Omit<PriceDeps, "rpc" | "requestId" | "waitUntil">;
+  /** The price TTL (ms): how long the market part, priced or not, is reused. */
+  priceTtlMs: number;
   metadataPolicy: MetadataUriPolicy;
   /** Guarded-fetch options (tests inject a recording `fetchImpl`). */
   metadataFetch?: GuardedFetchOptions;
@@ -48,11 +52,12 @@ export type TokenProfile = { identity: OnchainIdentity; offchain: OffchainProfil
 
 const profileCache = new OverviewPartCache<TokenProfile>("profile");
 const holdersCache = new OverviewPartCache<HoldersSummary>("holders");
+/** The price record, or null when no venue prices the mint: the price service does not remember that, we must. */
+const marketCache = new OverviewPartCache<PriceRecord | null>("market");
 
-/** Test and bench hook: forget what this isolate remembers (the Cache API level stays). */
-export function clearLocalOverviewCaches(): void {
-  profileCache.clearLocal();
-  holdersCache.clearLocal();
+/** Test hook: forget the cached profile and holders of `mint`, so the next overview reads the chain again. */
+export async function forgetCachedOverview(mint: Address): Promise<void> {
+  await Promise.all([profileCache.forget(mint), holdersCache.forget(mint), marketCache.forget(mint)]);
 }
 
 /**
@@ -70,11 +75,16 @@ export async function fetchTokenOverview(deps: OverviewDeps, mint: Address): Pro
 
 async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOverview> {
   const now = deps.now ?? Date.now;
-  const [cachedProfile, cachedHolders] = await Promise.all([profileCache.get(mint, now()), holdersCache.get(mint, now())]);
+  const [cachedProfile, cachedHolders, cachedMarket] = await Promise.all([
+    profileCache.get(mint, now()),
+    holdersCache.get(mint, now()),
+    marketCache.get(mint, now()),
+  ]);
   const batcher = new RoundTripBatcher(deps.upstream, deps.requestId);
-  const pricing = priceMints({ ...deps.price, rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil }, [mint]);
-  // If the chain part fails first its error is the answer; the price outcome must not surface as an unhandled rejection.
-  pricing.catch(() => undefined);
+  const market = cachedMarket !== undefined ? Promise.resolve(cachedMarket) : priceMarket(deps, mint, batcher, now);
+  batcher.waitForPassengers(market);
+  // If the chain part fails first its error is the answer; the market outcome must not surface as an unhandled rejection.
+  market.catch(() => undefined);
 
   let parts: { profile: Promise<TokenProfile>; holders: HoldersSummary };
   try {
@@ -82,8 +92,21 @@ async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOv
   } finally {
     batcher.finish();
   }
-  const [profile, outcomes] = await Promise.all([parts.profile, pricing]);
-  return assemble(mint, profile, parts.holders, outcomes.get(mint));
+  const [profile, record] = await Promise.all([parts.profile, market]);
+  return assemble(mint, profile, parts.holders, record);
+}
+
+/**
+ * The price record of `mint` from the price service (its reads ride in the overview's round trips), or null when no
+ * venue prices it — an answer, cached like a price. An outage is not: it fails the overview.
+ */
+async function priceMarket(deps: OverviewDeps, mint: Address, batcher: RoundTripBatcher, now: () => number): Promise<PriceRecord | null> {
+  const outcomes = await priceMints({ ...deps.price, rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil }, [mint]);
+  const outcome = outcomes.get(mint);
+  if (outcome && !outcome.ok && outcome.error.status >= 500) throw outcome.error;
+  const record = outcome?.ok ? outcome.record : null;
+  if (deps.priceTtlMs > 0) marketCache.put(mint, record, deps.priceTtlMs, now(), deps.waitUntil);
+  return record;
 }
 
 /**
@@ -156,11 +179,8 @@ async function loadHolders(
   return summary;
 }
 
-function assemble(mint: Address, profile: TokenProfile, holders: HoldersSummary, price: PriceOutcome | undefined): TokenOverview {
+function assemble(mint: Address, profile: TokenProfile, holders: HoldersSummary, record: PriceRecord | null): TokenOverview {
   const { identity, offchain } = profile;
-  // "No price" (no pool, dust pools only) is an answer: the overview shows null price fields. An outage is not.
-  if (price && !price.ok && price.error.status >= 500) throw price.error;
-  const record = price?.ok ? price.record : null;
   return {
     ca: mint,
     name: identity.name,

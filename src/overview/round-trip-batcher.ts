@@ -5,6 +5,10 @@
  * the price service's calls (`passenger`) wait for the driver's next round trip and ride in its batch. Once the
  * driver has no round trip left (`finish`), passengers go out on their own — they never wait for anything else.
  *
+ * Two timing rules make the sharing reliable: a flush waits one macrotask, so every call issued in reaction to the same
+ * answer (the driver's next step and the price service's next read) is in it; and the first round trip can wait for
+ * the passengers' first call (`waitForPassengers`), which otherwise arrives only after their own cache and D1 lookups.
+ *
  * Both faces implement the upstream client's `call` / `callRaw`, so services take them unchanged. Lives with the
  * overview because it encodes the overview's round-trip plan.
  */
@@ -32,6 +36,9 @@ export class RoundTripBatcher {
   private readonly waiting: QueuedCall[] = [];
   private flushScheduled = false;
   private finished = false;
+  /** Holds the next flush until a passenger call arrives or the passengers are done (see `waitForPassengers`). */
+  private gate: Promise<void> | undefined;
+  private openGate: (() => void) | undefined;
 
   /** The overview's own reads: calls made in the same turn share one request, sent at the end of the turn. */
   readonly driver: RpcClient = this.face(true);
@@ -44,9 +51,24 @@ export class RoundTripBatcher {
     private readonly requestId?: string,
   ) {}
 
+  /**
+   * The next round trip waits until a passenger queues a call or `passengersDone` settles (they needed no call).
+   * Worth a few milliseconds at the start: a passenger read that misses round trip 1 costs a request of its own later.
+   */
+  waitForPassengers(passengersDone: Promise<unknown>): void {
+    this.gate = new Promise<void>((open) => {
+      this.openGate = open;
+      passengersDone.then(
+        () => open(),
+        () => open(),
+      );
+    });
+  }
+
   /** The driver will make no more round trips: release waiting passengers now and send later ones directly. */
   finish(): void {
     this.finished = true;
+    this.openGate?.();
     if (this.waiting.length > 0) this.scheduleFlush();
   }
 
@@ -79,17 +101,22 @@ export class RoundTripBatcher {
       this.scheduleFlush();
     } else {
       this.waiting.push(call);
+      this.openGate?.();
     }
   }
 
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    // A microtask, not a timer: calls issued in the same synchronous turn are grouped, and nothing waits on a clock.
-    queueMicrotask(() => {
-      this.flushScheduled = false;
-      void this.flush();
-    });
+    const gate = this.gate ?? Promise.resolve();
+    this.gate = undefined; // only the first round trip waits; the opener stays callable until it has opened
+    // setTimeout 0 (not a microtask): every continuation of the answer that triggered this flush runs first.
+    void gate.then(() =>
+      setTimeout(() => {
+        this.flushScheduled = false;
+        void this.flush();
+      }, 0),
+    );
   }
 
   private async flush(): Promise<void> {

@@ -21,10 +21,12 @@ function priceCacheTtlMs(raw: string | undefined): number {
  */
 export const overviewRoutes = new Hono<AppContext>().get("/overview", async (c) => {
   const mint = parseSingleMint(c.req.query("ca"));
+  const priceTtlMs = priceCacheTtlMs(c.env.PRICE_CACHE_TTL_MS);
   const overview = await fetchTokenOverview(
     {
       upstream: createUpstream(c.env),
-      price: { db: c.env.DB, cache: new PriceCache(priceCacheTtlMs(c.env.PRICE_CACHE_TTL_MS), limits.maxStaleMs) },
+      price: { db: c.env.DB, cache: new PriceCache(priceTtlMs, limits.maxStaleMs) },
+      priceTtlMs,
       metadataPolicy: metadataPolicyFromEnv(c.env),
       allowHolderScan: isLoopbackUpstream(c.env.UPSTREAM_RPC_URL),
       waitUntil: (p) => c.executionCtx.waitUntil(p),

@@ -113,6 +113,7 @@ async function overviewWithUri(uri: string, respond: (url: string) => Response =
     {
       upstream: scriptedUpstream(accounts),
       price: { db: env.DB, cache },
+      priceTtlMs: 1000,
       metadataPolicy: policy,
       metadataFetch: { fetchImpl, timeoutMs: 1000 },
       allowHolderScan: false,
