@@ -87,7 +87,7 @@ describe("transaction encodings", () => {
       numReadonlyNonSignerAccounts: json.message.header.numReadonlyUnsignedAccounts,
     });
     if (message.version === 1) throw new Error("the localnet writes legacy and v0 messages only");
-    expect(encodeBase58(message.instructions[0]!.data!)).toBe(json.message.instructions[0].data);
+    expect(encodeBase58(Uint8Array.from(message.instructions[0]!.data!))).toBe(json.message.instructions[0].data);
   });
 });
 
