@@ -1,0 +1,56 @@
+/**
+ * Upstream cost of an overview, counted by localnet per request id (the worker forwards `x-request-id` upstream):
+ * cold (nothing cached) at most 3 JSON-RPC HTTP requests, warm (right after, within the price TTL) none at all.
+ * The off-chain metadata fetch is not a JSON-RPC request and is not counted.
+ */
+import { env } from "cloudflare:workers";
+import type { Address } from "@solana/kit";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { forgetCachedOverview } from "../../src/overview/overview-service";
+import { clearLocalPriceCache, priceCacheKey } from "../../src/pricing/price-cache";
+import type { WorldManifest } from "../../localnet/src/chain/types";
+import { get } from "../helpers/http";
+import { newApiKey } from "../helpers/keys";
+
+let key = "";
+let manifest: WorldManifest;
+beforeAll(async () => {
+  key = await newApiKey();
+  manifest = (await (await fetch(`${env.LOCALNET_URL}/__localnet/world`)).json()) as WorldManifest;
+});
+
+let run = 0;
+async function countedOverview(mint: string): Promise<{ status: number; requests: number; methods: Record<string, number> }> {
+  const requestId = `overview-count-${Date.now()}-${run++}`;
+  const res = await get(`/api/v1/overview?ca=${mint}`, { headers: { "x-api-key": key, "x-request-id": requestId } });
+  await res.arrayBuffer();
+  const stats = (await (await fetch(`${env.LOCALNET_URL}/__localnet/stats?requestId=${requestId}`)).json()) as { requests: number; methods: Record<string, number> };
+  return { status: res.status, ...stats };
+}
+
+/** Makes the next overview of `mint` cold: its own parts and its price record, in the isolate and the Cache API. */
+async function forgetEverything(mint: string): Promise<void> {
+  await forgetCachedOverview(mint as Address);
+  clearLocalPriceCache();
+  await caches.default.delete(priceCacheKey("auto", mint, undefined));
+}
+
+describe("upstream requests per overview", () => {
+  it("every localnet token: cold ≤ 3, warm = 0", async () => {
+    const counts: string[] = [];
+    // The slow-metadata token costs 3 s of fetch deadline and no extra upstream request; it is covered elsewhere.
+    for (const token of manifest.tokens.filter((t) => !t.tags.includes("broken-metadata:slow"))) {
+      await forgetEverything(token.mint);
+      const cold = await countedOverview(token.mint);
+      const warm = await countedOverview(token.mint);
+      counts.push(`${token.symbol}:${cold.requests}/${warm.requests}`);
+      expect(cold.status, token.symbol).toBe(200);
+      expect(warm.status, token.symbol).toBe(200);
+      expect(cold.requests, `${token.symbol} cold ${JSON.stringify(cold.methods)}`).toBeGreaterThan(0);
+      expect(cold.requests, `${token.symbol} cold ${JSON.stringify(cold.methods)}`).toBeLessThanOrEqual(3);
+      expect(warm.requests, `${token.symbol} warm ${JSON.stringify(warm.methods)}`).toBe(0);
+    }
+    console.log(`overview upstream requests cold/warm: ${counts.join(" ")}`);
+  });
+});
