@@ -1,7 +1,7 @@
 import { invalidParams, jsonRpcCodes, type RpcErrorObject } from "../errors/rpc-errors";
 import { limits } from "../limits";
 import { binaryAccountEncodings, isOptionsNotFilter, type AllowedMethod, type MethodParams } from "./method-schemas";
-import { decodeBase58 } from "./param-schemas";
+import { base58DecodedLength } from "./param-schemas";
 
 /**
  * Agave's checks that run once params have the right types, in Agave's order and with its exact messages
@@ -9,8 +9,6 @@ import { decodeBase58 } from "./param-schemas";
  * plus the spec's own rule that getProgramAccounts needs filters. Each returns the error to answer, or undefined.
  */
 type Check<M extends AllowedMethod> = (params: MethodParams<M>) => RpcErrorObject | undefined;
-
-const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 function atLeastConfirmed(commitment: string | null | undefined): RpcErrorObject | undefined {
   return commitment === "processed" ? invalidParams("Method does not support commitment below `confirmed`") : undefined;
@@ -27,14 +25,10 @@ function wrappedConfig<C>(param: string | C | null | undefined): C | undefined {
   return typeof param === "object" && param !== null ? param : undefined;
 }
 
-/** bs58's Debug text for the first character it would refuse. */
-function base58DecodeError(value: string): string {
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (c.charCodeAt(0) > 0x7f) return `Base58DecodeError(NonAsciiCharacter { index: ${i} })`;
-    if (!BASE58_ALPHABET.includes(c)) return `Base58DecodeError(InvalidCharacter { character: '${c}', index: ${i} })`;
-  }
-  return "Base58DecodeError";
+/** bs58's Debug text for the character it refused. */
+function base58DecodeError(value: string, index: number): string {
+  const c = value[index]!;
+  return c.charCodeAt(0) > 0x7f ? `Base58DecodeError(NonAsciiCharacter { index: ${index} })` : `Base58DecodeError(InvalidCharacter { character: '${c}', index: ${index} })`;
 }
 
 function decodedBase64Length(value: string): number | undefined {
@@ -55,9 +49,9 @@ function memcmpProblem(memcmp: { bytes: string; encoding?: string | null }): str
     return size > limits.maxMemcmpBytes ? "DataTooLarge" : undefined;
   }
   if (bytes.length > limits.maxMemcmpBase58Chars) return "DataTooLarge";
-  const decoded = decodeBase58(bytes);
-  if (decoded === undefined) return base58DecodeError(bytes);
-  return decoded.length > limits.maxMemcmpBytes ? "DataTooLarge" : undefined;
+  const length = base58DecodedLength(bytes);
+  if (typeof length !== "number") return base58DecodeError(bytes, length.invalidAt);
+  return length > limits.maxMemcmpBytes ? "DataTooLarge" : undefined;
 }
 
 function transactionEncoding(encoding: string | null | undefined): RpcErrorObject | undefined {
