@@ -37,8 +37,10 @@ export function decodeTokenAccount(address: Pubkey, program: Pubkey, data: Uint8
       o += 4 + len;
     }
   }
+  const staleDelegate = view.getUint32(72, true) === 0 && data.subarray(76, 108).some((b) => b !== 0);
   return {
     address,
+    ...(staleDelegate ? { revokedDelegate: keyFromBytes(data.subarray(76, 108)) } : {}),
     mint: keyFromBytes(data.subarray(0, 32)),
     owner: keyFromBytes(data.subarray(32, 64)),
     program,

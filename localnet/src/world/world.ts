@@ -22,6 +22,9 @@ import {
   PUMP_PROGRAM,
   PUMP_WITHDRAW_AUTHORITY,
   PYTH_SOL_USD,
+  RAYDIUM_AMM_V4_AUTHORITY,
+  RAYDIUM_CPMM_AUTHORITY,
+  DAMM_V2_POOL_AUTHORITY,
   SYSTEM_PROGRAM,
   TOKEN_2022_PROGRAM,
   TOKEN_PROGRAM,
@@ -75,6 +78,25 @@ interface Tradeable {
   weight: number;
 }
 
+export interface TradeLogEntry {
+  slot: number;
+  signature: string;
+  kind: string;
+  pool: Pubkey;
+  side: Side;
+  failed: boolean;
+  priceBefore: number;
+  priceAfter: number;
+}
+
+interface PlannedTrade {
+  draft: Draft;
+  kind: string;
+  pool: Pubkey;
+  side: Side;
+  price: () => number;
+}
+
 export interface WorldOptions {
   seed: number;
   metadataBaseUrl: string;
@@ -112,6 +134,8 @@ export class TokenWorld implements World {
   private genesisWritten = false;
   /** Transactions dropped because applying them failed (a world bug; kept for tests and diagnostics). */
   readonly errors: string[] = [];
+  /** The latest trades with the pool price (quote atoms per base atom) before and after, for tests and diagnostics. */
+  readonly tradeLog: TradeLogEntry[] = [];
 
   constructor(readonly options: WorldOptions) {
     const seed = options.seed;
@@ -178,6 +202,10 @@ export class TokenWorld implements World {
     for (const d of this.delegates) store.put(d, SYSTEM_PROGRAM, new Uint8Array(0), 5_000_000_000n);
     store.put(this.arbBot, SYSTEM_PROGRAM, new Uint8Array(0), 200_000n * LAMPORTS);
     store.put(INCINERATOR, SYSTEM_PROGRAM, new Uint8Array(0), 1_000_000_000n);
+    // Program authorities hold lamports on mainnet too (they pay or receive rent for the accounts they manage).
+    for (const a of [RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_CPMM_AUTHORITY, DAMM_V2_POOL_AUTHORITY, DBC_POOL_AUTHORITY]) {
+      store.put(a, SYSTEM_PROGRAM, new Uint8Array(0), 25_000_000_000n);
+    }
     // Venue globals and configs.
     this.pumpfun.genesis();
     this.pumpswap.genesis();
@@ -668,11 +696,17 @@ export class TokenWorld implements World {
     const n = rng.int(2, 12);
     for (let i = 0; i < n; i++) {
       for (let attempt = 0; attempt < 4; attempt++) {
-        const d = this.randomTrade(rng);
-        if (d) {
-          run(d);
-          break;
+        const t = this.randomTrade(rng);
+        if (!t) continue;
+        const before = t.price();
+        const count = txs.length;
+        run(t.draft);
+        if (txs.length > count) {
+          const tx = txs[txs.length - 1]!;
+          this.tradeLog.push({ slot: ledger.slot, signature: tx.signatures[0]!, kind: t.kind, pool: t.pool, side: t.side, failed: tx.meta.err !== null, priceBefore: before, priceAfter: t.price() });
+          if (this.tradeLog.length > 4000) this.tradeLog.splice(0, 2000);
         }
+        break;
       }
     }
     return txs;
@@ -715,6 +749,17 @@ export class TokenWorld implements World {
       },
       wallets: { whales: [...this.whales], delegates: [...this.delegates] },
     };
+  }
+
+  /** The world's own price of a pool or curve (quote atoms per base atom), for tests. */
+  priceOf(address: Pubkey): number {
+    for (const t of this.tokens.values()) if (t.curve?.address === address) return this.pumpfun.price(t.curve);
+    if (address === this.solUsdcPool.address) return this.clmm.price(this.solUsdcPool);
+    const tr = this.tradeables.find((x) => x.pool.address === address);
+    if (tr) return tr.venue.price(tr.pool);
+    const dbc = this.dbc.pools.get(address);
+    if (dbc) return this.dbc.price(dbc);
+    throw new Error(`unknown pool ${address}`);
   }
 
   http(path: string): HttpReply | undefined {
@@ -846,7 +891,7 @@ export class TokenWorld implements World {
     return this.traderSet.has(k);
   }
 
-  private randomTrade(rng: Rng): Draft | null {
+  private randomTrade(rng: Rng): PlannedTrade | null {
     const { ctx } = this;
     const pick = this.pickTradeable(rng);
     if (!pick) return null;
@@ -894,8 +939,9 @@ export class TokenWorld implements World {
     if (!wallet || ctx.store.lamports(wallet) < reserve) return null;
     const d = new Draft(ctx, wallet, cuLimit, cuPrice, version);
     if (isCurve) {
-      if (side === "buy") return this.pumpfun.buy(d, pick.curve, wallet, amount, { fail }) ? d : null;
-      return this.pumpfun.sell(d, pick.curve, wallet, amount, { fail }) ? d : null;
+      const curve = pick.curve;
+      const ok = side === "buy" ? this.pumpfun.buy(d, curve, wallet, amount, { fail }) : this.pumpfun.sell(d, curve, wallet, amount, { fail });
+      return ok ? { draft: d, kind: "pumpfun", pool: curve.address, side, price: () => this.pumpfun.price(curve) } : null;
     }
     const { pool, venue } = pick;
     const baseIsSol = baseMint === WSOL_MINT;
@@ -904,7 +950,7 @@ export class TokenWorld implements World {
     const userQuote = quoteIsSol ? d.wrapSol(wallet, side === "buy" ? amount : 0n) : d.ensureAta(wallet, quoteMint);
     if (!venue.swap(d, pool, wallet, side, amount, userBase, userQuote, fail)) return null;
     if (baseIsSol || quoteIsSol) d.unwrapSol(wallet);
-    return d;
+    return { draft: d, kind: pool.kind, pool: pool.address, side, price: () => venue.price(pool) };
   }
 }
 

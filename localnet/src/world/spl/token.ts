@@ -35,6 +35,11 @@ export interface MintState {
   supply: bigint;
   mintAuthority: Pubkey | null;
   freezeAuthority: Pubkey | null;
+  /**
+   * Key bytes left behind in a `None` authority slot: SetAuthority(None) only clears the COption tag, so mainnet mints
+   * whose authority was revoked (every pump coin) still carry the old authority's bytes.
+   */
+  revokedMintAuthority?: Pubkey;
   transferFee?: {
     configAuthority: Pubkey | null;
     withdrawAuthority: Pubkey | null;
@@ -65,12 +70,14 @@ function transferFeeBytes(w: BorshWriter, f: TransferFee): void {
 }
 
 export function encodeMint(m: MintState): Uint8Array {
-  const base = new FixedWriter(MINT_SIZE)
+  const base = new FixedWriter(MINT_SIZE);
+  if (!m.mintAuthority && m.revokedMintAuthority) base.pubkey(4, m.revokedMintAuthority);
+  base
     .coptionPubkey(0, m.mintAuthority)
     .u64(36, m.supply)
     .u8(44, m.decimals)
     .bool(45, true)
-    .coptionPubkey(46, m.freezeAuthority).bytes;
+    .coptionPubkey(46, m.freezeAuthority);
   const exts: Uint8Array[] = [];
   if (m.transferFee) {
     const f = m.transferFee;
@@ -100,10 +107,10 @@ export function encodeMint(m: MintState): Uint8Array {
   }
   if (m.program === TOKEN_PROGRAM) {
     if (exts.length) throw new Error("SPL Token mints have no extensions");
-    return base;
+    return base.bytes;
   }
   const head = new Uint8Array(TOKEN_ACCOUNT_SIZE + 1);
-  head.set(base, 0);
+  head.set(base.bytes, 0);
   head[TOKEN_ACCOUNT_SIZE] = 1; // AccountType::Mint
   return concat(head, ...exts);
 }
@@ -115,6 +122,8 @@ export interface TokenAccountState {
   program: Pubkey;
   amount: bigint;
   delegate: Pubkey | null;
+  /** Key bytes left in the delegate slot after a Revoke (only the COption tag is cleared on mainnet). */
+  revokedDelegate?: Pubkey;
   delegatedAmount: bigint;
   closeAuthority: Pubkey | null;
   /** Token-2022 only. */
@@ -133,8 +142,9 @@ export function tokenAccountSize(program: Pubkey, immutableOwner: boolean, trans
 export function encodeTokenAccount(a: TokenAccountState): Uint8Array {
   const isNative = a.mint === WSOL_MINT;
   const size = tokenAccountSize(a.program, a.immutableOwner, a.withheld !== null);
-  const w = new FixedWriter(size)
-    .pubkey(0, a.mint)
+  const w = new FixedWriter(size);
+  if (!a.delegate && a.revokedDelegate) w.pubkey(76, a.revokedDelegate);
+  w.pubkey(0, a.mint)
     .pubkey(32, a.owner)
     .u64(64, a.amount)
     .coptionPubkey(72, a.delegate)

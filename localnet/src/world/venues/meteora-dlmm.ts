@@ -24,6 +24,7 @@ const DISC = {
   lbPair: hex("210b3162b565b10d"),
   binArray: hex("5c8e5cdc059446b5"),
   preset2: hex("abec9473a271deae"),
+  oracle: hex("8bc283b38cb3e5f4"),
   swap: hex("f8c69e91e17587c8"),
   swapEvent: hex("516ce3becdd00ac4"),
 };
@@ -161,6 +162,9 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       sumY += bin.y;
       p.bins.set(id, bin);
     }
+    // Oracle with an empty observation ring (idx, active_size, length + 32-byte observations).
+    const oracle = new FixedWriter(32 + 32 * 10).raw(0, DISC.oracle).u64(8, 0n).u64(16, 0n).u64(24, 10n).bytes;
+    ctx.store.putRentExempt(p.oracle, METEORA_DLMM_PROGRAM, oracle);
     ctx.createTokenAccount(address, tokenX, sumX, p.reserveX);
     ctx.createTokenAccount(address, tokenY, sumY, p.reserveY);
     this.pairs.set(address, p);

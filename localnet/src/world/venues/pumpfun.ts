@@ -171,6 +171,7 @@ export class PumpFunVenue {
       supply: PUMP.tokenTotalSupply,
       mintAuthority: null,
       freezeAuthority: null,
+      revokedMintAuthority: pumpMintAuthority(),
     };
     if (info.tokenProgram === TOKEN_2022_PROGRAM) {
       m.metadataPointer = { authority: pumpMintAuthority(), address: info.mint };
@@ -458,6 +459,8 @@ export class PumpFunVenue {
           ws(info.mint), r(pumpMintAuthority()), w(curveAddr), w(curveAta), r(pumpGlobal()), r(METAPLEX_PROGRAM), w(metadata), ws(user),
           r(SYSTEM_PROGRAM), r(TOKEN_PROGRAM), r(ATA_PROGRAM), r(RENT_SYSVAR), r(pumpEventAuthority()), r(PUMP_PROGRAM),
         ];
+    // The creator's fee vault is funded when the coin is created (remaining account).
+    accounts.push(w(creatorVault(info.creator)));
     const data = borsh().bytes(t22 ? DISC.createV2 : DISC.create).string(info.name).string(info.symbol).string(info.uri).pubkey(info.creator);
     if (t22) data.bool(false).bool(false);
     const curve = this.newCurve(info);
@@ -469,9 +472,12 @@ export class PumpFunVenue {
       this.curves.set(info.mint, curve);
       this.writeCurve(curve);
       ctx.createTokenAccount(curveAddr, info.mint, PUMP.tokenTotalSupply);
+      const vault = creatorVault(info.creator);
+      const vaultBefore = ctx.store.lamports(vault);
       this.ensureCreatorVault(info.creator);
       const rent =
-        ctx.store.lamports(info.mint) + ctx.store.lamports(curveAddr) + ctx.store.lamports(curveAta) + (t22 ? 0n : ctx.store.lamports(metadata));
+        ctx.store.lamports(info.mint) + ctx.store.lamports(curveAddr) + ctx.store.lamports(curveAta) + (t22 ? 0n : ctx.store.lamports(metadata)) +
+        (ctx.store.lamports(vault) - vaultBefore);
       ctx.store.setLamports(user, before - rent);
     });
     return curve;

@@ -187,6 +187,8 @@ export class PumpSwapVenue {
         w(p.address), r(pumpSwapGlobalConfig()), ws(payer), r(p.baseMint), r(p.quoteMint), w(p.lpMint), w(userBase), w(userQuote),
         w(userLp), w(p.baseVault), w(p.quoteVault), r(SYSTEM_PROGRAM), r(TOKEN_2022_PROGRAM), r(baseProgram), r(TOKEN_PROGRAM),
         r(ATA_PROGRAM), r(pumpSwapEventAuthority()), r(PUMP_AMM_PROGRAM),
+        // the coin creator's fee vault (created with the pool when missing)
+        w(ata(coinCreatorVaultAuthority(p.coinCreator), WSOL_MINT, TOKEN_PROGRAM)), r(coinCreatorVaultAuthority(p.coinCreator)),
       ],
       data,
       steps: [

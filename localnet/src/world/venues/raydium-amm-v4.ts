@@ -126,7 +126,7 @@ export class RaydiumAmmV4Venue implements PoolVenue<AmmV4Pool> {
       owner: opts.owner,
       related: {},
     };
-    p.related = { coinVault: p.coinVault, pcVault: p.pcVault, lpMint: p.lpMint, openOrders: p.openOrders, market: p.market, authority: RAYDIUM_AMM_V4_AUTHORITY };
+    p.related = { coinVault: p.coinVault, pcVault: p.pcVault, lpMint: p.lpMint, authority: RAYDIUM_AMM_V4_AUTHORITY };
     ctx.createTokenAccount(RAYDIUM_AMM_V4_AUTHORITY, opts.coinMint, opts.coin + p.needTakePnlCoin, p.coinVault);
     ctx.createTokenAccount(RAYDIUM_AMM_V4_AUTHORITY, opts.pcMint, opts.pc + p.needTakePnlPc, p.pcVault);
     const lp = BigInt(Math.floor(Math.sqrt(Number(opts.coin) * Number(opts.pc))));
