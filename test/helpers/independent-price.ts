@@ -1,5 +1,5 @@
 import { getAddressDecoder } from "@solana/kit";
-import { rawAccounts } from "./localnet";
+import { advance, rawAccounts } from "./localnet";
 
 /**
  * Spot prices computed straight from raw account bytes with the offsets of VENUES.md, in floating point — written apart
@@ -145,4 +145,13 @@ export async function independentSolUsd(): Promise<{ price: number; publishTime:
   const d = r.get(0);
   const o = u8(d, 40) === 1 ? 41 : 42; // verification level: Full = 1 byte, Partial = 2
   return { price: Number(i64(d, o + 32)) * 10 ** i32(d, o + 48), publishTime: Number(i64(d, o + 52)) };
+}
+
+/**
+ * In manual mode the chain only moves when a test advances it, so the Pyth update ages with the wall clock; the worker
+ * (rightly) stops trusting it after 60 s. Tests that check oracle-based prices produce one slot when it is getting old.
+ */
+export async function ensureFreshOracle(maxAgeSeconds = 30): Promise<void> {
+  const { publishTime } = await independentSolUsd();
+  if (Date.now() / 1000 - publishTime > maxAgeSeconds) await advance(1);
 }

@@ -196,8 +196,14 @@ export class Ledger {
     return event;
   }
 
+  /**
+   * Block time of a slot being produced: the slot schedule, but never behind the wall clock nor the parent block, as on a
+   * real cluster — so in manual mode a slot produced after a pause carries the current time (and a fresh oracle update).
+   */
   blockTimeOf(slot: number): number {
-    return this.options.genesisTime + Math.floor((slot * this.options.slotDurationMs) / 1000);
+    const scheduled = this.options.genesisTime + Math.floor((slot * this.options.slotDurationMs) / 1000);
+    const parent = this.blocks.get(this.slots.processed)?.block.blockTime ?? 0;
+    return Math.max(scheduled, parent, Math.floor(Date.now() / 1000));
   }
 
   getBlock(slot: number): Block | undefined {
@@ -274,9 +280,10 @@ export class Ledger {
 
   private buildBlock(slot: number, world: World): Block {
     const parent = this.blocks.get(this.slots.processed)!.block;
+    const blockTime = this.blockTimeOf(slot);
     let transactions: TxRecord[] = [];
     try {
-      transactions = world.produceSlot(this.writerFor(slot, parent.blockhash));
+      transactions = world.produceSlot(new SlotWriter(this.accounts, slot, blockTime, parent.blockhash));
     } catch (err) {
       // A world bug must not stop the chain: the slot still gets an (empty) block.
       console.error(`[localnet] world.produceSlot(${slot}) failed:`, err);
@@ -286,7 +293,7 @@ export class Ledger {
       parentSlot: parent.slot,
       blockhash: blockhashOf(this.seed, slot),
       previousBlockhash: parent.blockhash,
-      blockTime: this.blockTimeOf(slot),
+      blockTime,
       blockHeight: parent.blockHeight + 1,
       transactions,
       rewards: this.collectFees(slot, transactions),
