@@ -751,6 +751,11 @@ export class TokenWorld implements World {
     };
   }
 
+  /** Metaplex metadata PDA of a mint. */
+  metadataAddress(mint: Pubkey): Pubkey {
+    return metaplexMetadataAddress(mint);
+  }
+
   /** The world's own price of a pool or curve (quote atoms per base atom), for tests. */
   priceOf(address: Pubkey): number {
     for (const t of this.tokens.values()) if (t.curve?.address === address) return this.pumpfun.price(t.curve);

@@ -72,6 +72,9 @@ export function binPriceX64(binStep: number, id: number): bigint {
   return id >= 0 ? result : (Q64 * Q64) / result;
 }
 
+/** Largest bin id whose price still fits the program's Q64.64 range for this bin step (≈ ±5458 for bin step 80). */
+const maxBinId = (binStep: number) => Math.floor(Math.log(2 ** 63) / Math.log(1 + binStep / 10000));
+
 const binArrayIndex = (id: number) => Math.floor(id / BINS_PER_ARRAY);
 
 export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
@@ -186,8 +189,8 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       .u16(10, 30)
       .u16(12, 600)
       .u16(14, 5000)
-      .i32(24, -443636)
-      .i32(28, 443636)
+      .i32(24, -maxBinId(p.binStep))
+      .i32(28, maxBinId(p.binStep))
       .u16(32, p.protocolShare)
       .i32(48, p.activeId)
       .i64(56, p.lastUpdatedAt)
@@ -198,7 +201,7 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       .u16(80, p.binStep)
       .u8(82, 0)
       .u8(83, p.pairType === 0 ? 1 : 0)
-      .u16(84, p.pairType === 0 ? p.baseFactor : 0)
+      .u16(84, p.baseFactor)
       .u8(86, 1)
       .pubkey(88, p.tokenX)
       .pubkey(120, p.tokenY)
