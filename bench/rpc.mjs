@@ -10,7 +10,9 @@
 //   1. getBalance: latency (p50/p99, sequential) and req/s (50 connections) through the worker vs straight at the
 //      node, with the worker/direct ratios — what the proxy adds;
 //   2. getBlock of a finalized block: served from the immutable cache vs forwarded every time (same block with
-//      commitment "confirmed", which is never cached) vs straight at the node.
+//      commitment "confirmed", which is never cached) vs straight at the node;
+//   3. floors in the same run, to read the above: a JSON-RPC answer that needs no upstream (unknown method, after
+//      the key check) and GET /health (no key, no JSON-RPC) — what the runtime costs before the proxy does anything.
 // Throughput uses wrk (-t1 -c50) when installed (`apt-get install -y wrk`), else a Node loop with 50 requests in flight.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -28,17 +30,21 @@ const CONNECTIONS = 50;
 const workerRpc = `${BASE_URL}/rpc?x-api-key=${API_KEY}`;
 const jsonHeaders = { "content-type": "application/json" };
 
-/** POST with one retry: Node's fetch may reuse a keep-alive socket the server has just closed after an idle spell. */
-async function post(url, body) {
+/**
+ * POST `body` (GET when undefined) with one retry: Node's fetch may reuse a keep-alive socket the server has just
+ * closed after an idle spell.
+ */
+async function send(url, body) {
+  const init = body === undefined ? {} : { method: "POST", headers: jsonHeaders, body };
   try {
-    return await fetch(url, { method: "POST", headers: jsonHeaders, body });
+    return await fetch(url, init);
   } catch {
-    return fetch(url, { method: "POST", headers: jsonHeaders, body });
+    return fetch(url, init);
   }
 }
 
 async function rpc(url, method, params) {
-  const res = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
+  const res = await send(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
   const body = await res.json();
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -48,12 +54,12 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** Sequential latency of POSTing `body` to `url`, N times. */
+/** Sequential latency of POSTing `body` to `url` (GET when no body), N times. */
 async function latency(url, body) {
   const samples = [];
   for (let i = 0; i < N; i++) {
     const started = performance.now();
-    const res = await post(url, body);
+    const res = await send(url, body);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`HTTP ${res.status} from ${url}`);
     samples.push(performance.now() - started);
@@ -76,7 +82,7 @@ async function throughput(url, body) {
   if (useWrk) {
     const dir = mkdtempSync(join(tmpdir(), "bench-rpc-"));
     const script = join(dir, "post.lua");
-    writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
+    writeFileSync(script, body === undefined ? "" : `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
     const out = execFileSync("wrk", ["-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "-s", script, url], { encoding: "utf8" });
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
     const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
@@ -88,7 +94,7 @@ async function throughput(url, body) {
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
-        const res = await post(url, body);
+        const res = await send(url, body);
         await res.arrayBuffer();
         done++;
       }
@@ -102,7 +108,7 @@ const fmt = (ms) => `${ms.toFixed(2)} ms`;
 const row = (label, l, rps) => console.log(`${label.padEnd(44)} p50 ${fmt(l.p50).padStart(10)}   p99 ${fmt(l.p99).padStart(10)}   ${rps === undefined ? "" : `${rps.toFixed(0).padStart(7)} req/s`}`);
 
 // A funded account and a finalized block with transactions, from the node itself.
-const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();
+const manifest = await (await send(`${LOCALNET_URL}/__localnet/world`)).json();
 const account = manifest.wallets?.whales?.[0] ?? "So11111111111111111111111111111111111111112";
 const finalized = await rpc(LOCALNET_URL, "getSlot", [{ commitment: "finalized" }]);
 const blocks = await rpc(LOCALNET_URL, "getBlocks", [Math.max(0, finalized - 100), finalized]);
@@ -123,9 +129,13 @@ console.log(
 const blockConfig = { encoding: "json", maxSupportedTransactionVersion: 0, transactionDetails: "full", rewards: true };
 const cachedBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getBlock", params: [block, blockConfig] });
 const uncachedBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getBlock", params: [block, { ...blockConfig, commitment: "confirmed" }] });
-await post(workerRpc, cachedBody).then((r) => r.arrayBuffer()); // fill the cache
-const size = (await (await post(LOCALNET_URL, cachedBody)).text()).length;
+await send(workerRpc, cachedBody).then((r) => r.arrayBuffer()); // fill the cache
+const size = (await (await send(LOCALNET_URL, cachedBody)).text()).length;
 console.log(`getBlock ${block}: ${(size / 1024).toFixed(1)} KiB answer`);
 row("getBlock finalized via worker (cache hit)", await latency(workerRpc, cachedBody), await throughput(workerRpc, cachedBody));
 row("getBlock confirmed via worker (forwarded)", await latency(workerRpc, uncachedBody), await throughput(workerRpc, uncachedBody));
 row("getBlock direct to localnet", await latency(LOCALNET_URL, cachedBody), await throughput(LOCALNET_URL, cachedBody));
+
+const unknownMethod = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getNothing" });
+row("floor: JSON-RPC without upstream (-32601)", await latency(workerRpc, unknownMethod), await throughput(workerRpc, unknownMethod));
+row("floor: GET /health", await latency(`${BASE_URL}/health`), await throughput(`${BASE_URL}/health`));
