@@ -1,4 +1,5 @@
 import { limits } from "../limits";
+import { wrappedConfig } from "./method-schemas";
 import type { ValidatedCall } from "./methods";
 
 /**
@@ -25,15 +26,10 @@ export interface CacheCandidate {
   finality(resultText: string): Finality;
 }
 
-/** The commitment of a getBlock/getTransaction config param (which may be a bare encoding string). */
-function wrappedCommitment(param: unknown): unknown {
-  return typeof param === "object" && param !== null ? (param as { commitment?: unknown }).commitment : undefined;
-}
-
 function finalityOf(call: ValidatedCall): ((resultText: string) => Finality) | undefined {
   switch (call.method) {
     case "getBlock": {
-      const commitment = wrappedCommitment(call.params[1]) ?? "finalized";
+      const commitment = wrappedConfig(call.params[1])?.commitment ?? "finalized";
       return commitment === "finalized" ? () => "final" : undefined;
     }
     case "getBlockTime": {

@@ -1,6 +1,6 @@
 import { invalidParams, jsonRpcCodes, type RpcErrorObject } from "../errors/rpc-errors";
 import { limits } from "../limits";
-import { binaryAccountEncodings, isOptionsNotFilter, type AllowedMethod, type MethodParams } from "./method-schemas";
+import { binaryAccountEncodings, isOptionsNotFilter, wrappedConfig, type AllowedMethod, type MethodParams } from "./method-schemas";
 import { base58DecodedLength } from "./param-schemas";
 
 /**
@@ -18,11 +18,6 @@ function atLeastConfirmed(commitment: string | null | undefined): RpcErrorObject
 function sliceNeedsBinaryEncoding(config: { encoding?: string | null; dataSlice?: unknown } | null | undefined): RpcErrorObject | undefined {
   if (!config?.dataSlice || !config.encoding || binaryAccountEncodings.has(config.encoding)) return undefined;
   return { code: jsonRpcCodes.INVALID_REQUEST, message: "Sliced account data can only be encoded using binary (base 58) or base64 encoding." };
-}
-
-/** The config object of an RpcEncodingConfigWrapper param (a bare encoding string carries none). */
-function wrappedConfig<C>(param: string | C | null | undefined): C | undefined {
-  return typeof param === "object" && param !== null ? param : undefined;
 }
 
 /** bs58's Debug text for the character it refused. */

@@ -70,6 +70,11 @@ function encodingOr<T extends z.ZodMiniType>(config: T) {
   return optional(scalarOrObject(variant(transactionEncodings), config));
 }
 
+/** The config object of a parsed RpcEncodingConfigWrapper param (a bare encoding string carries none). */
+export function wrappedConfig<C>(param: string | C | null | undefined): C | undefined {
+  return typeof param === "object" && param !== null ? param : undefined;
+}
+
 const signaturesConfig = struct("RpcSignaturesForAddressConfig", {
   commitment: optional(commitment),
   minContextSlot: optional(slot),

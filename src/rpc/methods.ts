@@ -10,7 +10,10 @@ import { methodParams, type AllowedMethod, type MethodParams } from "./method-sc
 /** A call that may go upstream, with its params parsed. */
 export type ValidatedCall = { [M in AllowedMethod]: { method: M; params: MethodParams<M> } }[AllowedMethod];
 
-/** Sending these twice could do something twice (or they are cheap to redo by hand): exactly one attempt. */
+/**
+ * Exactly one attempt: a transaction sent twice may land twice, and a simulation belongs to a send the caller is
+ * about to make — the caller decides whether to try again, with a fresh blockhash if need be.
+ */
 const notRetried: ReadonlySet<AllowedMethod> = new Set(["sendTransaction", "simulateTransaction"]);
 
 /** Whether an upstream call of `method` may be retried on another attempt. */
