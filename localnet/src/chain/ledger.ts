@@ -88,6 +88,9 @@ function lowerBound(items: number[], from: number, value: number): number {
 }
 
 const IDENTITY_GENESIS_LAMPORTS = 500_000_000_000n;
+/** Bounds of the string intern table (dropped whole when full) and of the log lines worth sharing. */
+const MAX_INTERNED = 200_000;
+const MAX_INTERNED_LENGTH = 200;
 
 /**
  * The world's handle on the slot being built. Copies in and out: the world may reuse buffers, and stored versions must
@@ -128,6 +131,7 @@ export class Ledger {
   private readonly addressIndex = new Map<Pubkey, PrunableList>();
   private readonly blockhashHeights = new Map<string, number>();
   private readonly listeners: ((event: SlotEvent) => void)[] = [];
+  private readonly interned = new Map<string, string>();
   private slots: CommitmentSlots = { processed: 0, confirmed: 0, finalized: 0 };
   private current = 0;
 
@@ -313,6 +317,7 @@ export class Ledger {
   }
 
   private store(block: Block): void {
+    for (const tx of block.transactions) this.internStrings(tx);
     const previousCount = this.blocks.get(this.slots.processed)?.transactionCount ?? 0;
     this.blocks.set(block.slot, { block, transactionCount: previousCount + block.transactions.length });
     this.produced.items.push(block.slot);
@@ -327,6 +332,25 @@ export class Ledger {
       }
     });
     this.slots.processed = block.slot;
+  }
+
+  /**
+   * Swaps a stored transaction's keys and log lines for shared copies of equal strings: the same programs, pools and
+   * log texts recur in every block, and kept blocks are most of the localnet's memory.
+   */
+  private internStrings(tx: TxRecord): void {
+    const keys = tx.message.accountKeys;
+    for (let i = 0; i < keys.length; i++) keys[i] = this.intern(keys[i]!);
+    const logs = tx.meta.logMessages;
+    for (let i = 0; i < logs.length; i++) if (logs[i]!.length <= MAX_INTERNED_LENGTH) logs[i] = this.intern(logs[i]!);
+  }
+
+  private intern(text: string): string {
+    const shared = this.interned.get(text);
+    if (shared !== undefined) return shared;
+    if (this.interned.size >= MAX_INTERNED) this.interned.clear();
+    this.interned.set(text, text);
+    return text;
   }
 
   private commitmentsAfter(): CommitmentSlots {
