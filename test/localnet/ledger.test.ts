@@ -41,8 +41,21 @@ describe("seed", () => {
     expect(block.parentSlot).toBe(57);
     expect(block.previousBlockhash).toBe(ledger.getBlock(57)!.blockhash);
     expect(block.blockHeight).toBe(ledger.producedSlots(1, 60).length);
-    expect(block.blockTime).toBe(1_700_000_000 + 24); // 60 slots × 400 ms
     expect(ledger.getBlock(58)).toBeUndefined();
+  });
+
+  it("times blocks by the slot schedule, but never behind the parent block or the wall clock", () => {
+    const world = createTinyWorld();
+    const future = Math.floor(Date.now() / 1000) + 1_000_000;
+    const scheduled = ledgerWith(world, { genesisTime: future });
+    run(scheduled, world, 70);
+    expect(scheduled.getBlock(60)!.blockTime).toBe(future + 24); // 60 slots × 400 ms
+    const past = ledgerWith(world, { genesisTime: 1_700_000_000 });
+    run(past, world, 10);
+    const now = Math.floor(Date.now() / 1000);
+    const times = past.producedSlots(1, 10).map((slot) => past.getBlock(slot)!.blockTime);
+    expect(times.every((t) => t >= now - 1 && t <= now + 1)).toBe(true);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
 });
 
