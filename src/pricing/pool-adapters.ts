@@ -3,6 +3,7 @@ import type { DexName } from "./price-record";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolKind, PoolPrice } from "../venues/types";
 import { VenueDecodeError } from "../venues/errors";
 import {
+  PUMP_GLOBAL_ADDRESS,
   decodePumpBondingCurve,
   listPumpBondingCurveCandidates,
   priceFromPumpBondingCurve,
@@ -152,6 +153,7 @@ export const poolAdapters: readonly PoolAdapter[] = [
     kind: "pump-bonding-curve",
     dex: "pumpfun",
     candidates: listPumpBondingCurveCandidates,
+    speculate: async () => [PUMP_GLOBAL_ADDRESS],
     decode: decodePumpBondingCurve,
     required: requiredAccountsForPumpBondingCurve,
     price: priceFromPumpBondingCurve,
@@ -235,17 +237,29 @@ export const poolAdapters: readonly PoolAdapter[] = [
  * vault-LP balances, then the vaults' LP mints. All are PDAs, read with the pool for the two likeliest pool forms.
  */
 function meteoraDammV1Adapter(): PoolAdapter {
-  const vaultOf = (mint: Address) => findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["vault", addressBytes(mint), addressBytes(METEORA_VAULT_BASE)]);
+  // A mint's vault and its LP mint are shared by every pool of that mint: derive them once per mint, not per pool.
+  const vaults = new Map<Address, Promise<[vault: Address, lpMint: Address]>>();
+  const vaultOf = (mint: Address) => {
+    let pending = vaults.get(mint);
+    if (!pending) {
+      pending = (async () => {
+        const vault = await findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["vault", addressBytes(mint), addressBytes(METEORA_VAULT_BASE)]);
+        return [vault, await findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["lp_mint", addressBytes(vault)])] as [Address, Address];
+      })();
+      if (vaults.size > 50_000) vaults.clear();
+      vaults.set(mint, pending);
+    }
+    return pending;
+  };
   return {
     kind: "meteora-damm-v1",
     dex: "meteora-damm-v1",
     candidates: (mint) => listMeteoraDammV1PoolCandidates(mint, derivedQuotes(mint)),
     async speculate(c, mint) {
       if (!c.quoteMint) return [];
-      const vaults = await Promise.all([vaultOf(mint), vaultOf(c.quoteMint)]);
-      const lpMints = await Promise.all(vaults.map((v) => findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["lp_mint", addressBytes(v)])));
-      const poolLps = await Promise.all(vaults.map((v) => findPda(METEORA_DAMM_V1_PROGRAM_ADDRESS, [addressBytes(v), addressBytes(c.pool)])));
-      return [...vaults, ...lpMints, ...poolLps];
+      const [[vaultA, lpMintA], [vaultB, lpMintB]] = await Promise.all([vaultOf(mint), vaultOf(c.quoteMint)]);
+      const poolLps = await Promise.all([vaultA, vaultB].map((v) => findPda(METEORA_DAMM_V1_PROGRAM_ADDRESS, [addressBytes(v), addressBytes(c.pool)])));
+      return [vaultA, vaultB, lpMintA, lpMintB, ...poolLps];
     },
     evaluate(poolAccount, _mint, lookup, decimalsOf) {
       const pool = decodeMeteoraDammV1Pool(poolAccount);

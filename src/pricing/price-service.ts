@@ -6,10 +6,11 @@ import { PYTH_SOL_USD_PRICE_ACCOUNT, USDC_MINT, USDT_MINT, WELL_KNOWN_DECIMALS, 
 import { decodeMint, type Mint } from "../venues/spl-token";
 import { VenueDecodeError } from "../venues/errors";
 import { priceOfMint } from "../venues/pool-price";
-import type { PoolCandidate, PoolPrice } from "../venues/types";
+import type { PoolCandidate, PoolKind, PoolPrice } from "../venues/types";
 import { compare, div, fromPow10, mul, ratio, toDecimalString, type Ratio } from "./fixed-point";
 import { adapterByKind, poolAdapters, type AccountLookup, type PoolAdapter } from "./pool-adapters";
 import { registeredPoolsFor } from "./pool-registry";
+import { readStoredCandidates, storeCandidates } from "./candidate-store";
 import { priceCacheKey, type PriceCache } from "./price-cache";
 import { venueOfDex, type PriceRecord, type VenueId } from "./price-record";
 import { solUsdFromOracle, type SolUsd } from "./sol-usd-source";
@@ -99,7 +100,7 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
     const registered = await registryCandidates(deps.db, mints, now());
     await Promise.all(
       mints.map(async (mint) => {
-        const list = [...(await derivedCandidates(mint)), ...(registered.get(mint) ?? [])].filter((c) => c.adapter && adapters.includes(c.adapter));
+        const list = [...(await derivedCandidates(mint, deps.waitUntil)), ...(registered.get(mint) ?? [])].filter((c) => c.adapter && adapters.includes(c.adapter));
         // A registered pool may also be derivable: read and price it once.
         const seen = new Set<Address>();
         candidatesByMint.set(mint, list.filter((c) => !seen.has(c.pool) && seen.add(c.pool)));
@@ -162,7 +163,7 @@ let poolSolUsd: { value: SolUsd; until: number } | undefined;
 async function solUsdFromPools(deps: PriceDeps, now: number): Promise<SolUsd | undefined> {
   if (poolSolUsd && poolSolUsd.until > now) return poolSolUsd.value;
   const registered = await registryCandidates(deps.db, [WSOL_MINT], now);
-  const candidates = [...(await derivedCandidates(WSOL_MINT)), ...(registered.get(WSOL_MINT) ?? [])];
+  const candidates = [...(await derivedCandidates(WSOL_MINT, deps.waitUntil)), ...(registered.get(WSOL_MINT) ?? [])];
   const { evaluations } = await readAndEvaluate(deps, [WSOL_MINT], new Map([[WSOL_MINT, candidates]]), poolAdapters, []);
   const usdQuoted = (evaluations[0]?.priced ?? []).filter((p) => quoteUsd(p.price.quoteMint, ratio(1n)) && p.price.quoteMint !== WSOL_MINT);
   // The SOL price passed in only orders pools by their USD depth, which for USD-quoted pools does not depend on it.
@@ -313,17 +314,26 @@ function toRecord(mint: Address, info: Mint, best: Choice, graduated: boolean | 
   return record;
 }
 
-async function derivedCandidates(mint: Address): Promise<Candidate[]> {
+async function derivedCandidates(mint: Address, waitUntil: (p: Promise<unknown>) => void): Promise<Candidate[]> {
   let pending = derived.get(mint);
   if (!pending) {
     pending = (async () => {
+      const stored = await readStoredCandidates(mint);
+      if (stored) {
+        return stored.flatMap((c) => {
+          const adapter = adapterByKind.get(c.kind as PoolKind);
+          return adapter ? [{ pool: c.pool, adapter, alsoRead: c.alsoRead }] : [];
+        });
+      }
       const lists = await Promise.all(
         poolAdapters.map(async (adapter) => {
           const found: PoolCandidate[] = await adapter.candidates(mint);
           return Promise.all(found.map(async (c) => ({ pool: c.pool, adapter, alsoRead: await adapter.speculate(c, mint) })));
         }),
       );
-      return lists.flat();
+      const all = lists.flat();
+      storeCandidates(mint, all.map((c) => ({ pool: c.pool, kind: c.adapter.kind, alsoRead: c.alsoRead })), waitUntil);
+      return all;
     })();
     if (derived.size > 50_000) derived.clear();
     derived.set(mint, pending);
