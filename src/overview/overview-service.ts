@@ -55,7 +55,7 @@ const holdersCache = new OverviewPartCache<HoldersSummary>("holders");
 /** The price record, or null when no venue prices the mint: the price service does not remember that, we must. */
 const marketCache = new OverviewPartCache<PriceRecord | null>("market");
 
-/** Test hook: forget the cached profile and holders of `mint`, so the next overview reads the chain again. */
+/** Test hook: forget every cached part of `mint` (profile, holders, market), so the next overview reads the chain again. */
 export async function forgetCachedOverview(mint: Address): Promise<void> {
   await Promise.all([profileCache.forget(mint), holdersCache.forget(mint), marketCache.forget(mint)]);
 }

@@ -28,8 +28,6 @@ type RawCall = { id?: JsonRpcId; method?: unknown; params?: unknown };
 
 /** Batches the calls of one overview request; create one per request. */
 export class RoundTripBatcher {
-  /** Upstream HTTP requests sent so far (one per round trip). */
-  requests = 0;
   /** Calls to send at the next flush. */
   private readonly outbox: QueuedCall[] = [];
   /** Passenger calls waiting for the driver's next round trip. */
@@ -122,7 +120,6 @@ export class RoundTripBatcher {
   private async flush(): Promise<void> {
     const calls = [...this.outbox.splice(0), ...this.waiting.splice(0)];
     if (calls.length === 0) return;
-    this.requests++;
     const request = calls.map((c, id) => ({ jsonrpc: "2.0", id, method: c.method, ...(c.params === undefined ? {} : { params: c.params }) }));
     try {
       // Every call batched here is a read, so the upstream client may retry the request as a whole.
