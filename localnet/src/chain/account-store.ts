@@ -65,10 +65,6 @@ export class AccountStore {
   /** Raw bytes of every key seen, as latin1, for Agave's byte-order sorting of scan results. */
   private readonly sortKeys = new Map<Pubkey, string>();
 
-  get size(): number {
-    return this.histories.size;
-  }
-
   get(pubkey: Pubkey, slot: number): AccountState | undefined {
     return this.visible(pubkey, slot)?.state ?? undefined;
   }

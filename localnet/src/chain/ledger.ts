@@ -244,7 +244,7 @@ export class Ledger {
 
   /**
    * Transactions mentioning `address` in slots <= `highestSlot`, newest first (slot, then position in block, descending).
-   * `before` unknown → nothing (as Agave); `until` stops the walk before that signature.
+   * `before` unknown → nothing (as Agave); `until` stops the walk at that transaction's position.
    */
   signaturesForAddress(address: Pubkey, highestSlot: number, before: string | undefined, until: string | undefined, limit: number): TxLocation[] {
     const list = this.addressIndex.get(address);
@@ -259,16 +259,12 @@ export class Ledger {
     const out: TxLocation[] = [];
     for (let i = end - 1; i >= list.head && out.length < limit; i--) {
       const packed = list.items[i]!;
-      if (packed === untilPacked) break;
+      // `until` marks a position in the ledger, whether or not that transaction mentions the address.
+      if (untilPacked !== undefined && packed <= untilPacked) break;
       const block = this.blocks.get(slotOfPacked(packed))?.block;
       if (block) out.push({ block, index: packed % INDEX_SPAN });
     }
     return out;
-  }
-
-  /** Block height at which `blockhash` was produced, if its block is still stored. */
-  blockHeightOfBlockhash(blockhash: string): number | undefined {
-    return this.blockhashHeights.get(blockhash);
   }
 
   /** Agave `is_blockhash_valid`: produced at most MAX_PROCESSING_AGE blocks before the bank at `slot`. */
