@@ -50,7 +50,7 @@ describe("admin routes", () => {
     });
     await postRpc(url, getSlotBody);
     const one = (await admin("GET", "/__localnet/stats?requestId=req-1")).json;
-    expect(one).toMatchObject({ requests: 2, methods: { getSlot: 2, getMultipleAccounts: 1 } });
+    expect(one).toMatchObject({ requests: 2, methods: { getSlot: 2, getMultipleAccounts: 1 }, accounts: 2 });
     expect((await admin("GET", "/__localnet/stats")).json).toMatchObject({ requests: 3, methods: { getSlot: 3, getMultipleAccounts: 1 } });
     expect((await admin("GET", "/__localnet/stats?requestId=unknown")).json).toMatchObject({ requests: 0, methods: {} });
     await admin("POST", "/__localnet/stats/reset");
