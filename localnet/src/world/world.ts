@@ -54,6 +54,8 @@ const LAMPORTS = 1_000_000_000n;
 const WALLETS = 700;
 const WHALES = 14;
 const PYTH_EXPONENT = -8;
+/** Launches after genesis; beyond this the world keeps trading what exists. */
+const MAX_LAUNCHES = 200;
 
 interface TokenEntry {
   key: string;
@@ -686,8 +688,8 @@ export class TokenWorld implements World {
         run(this.migrateTx(entry, c));
       }
     }
-    // A new pump coin now and then.
-    if (ledger.slot >= this.nextLaunchSlot) {
+    // A new pump coin now and then (capped, so a long-running node keeps bounded memory).
+    if (ledger.slot >= this.nextLaunchSlot && this.launches < MAX_LAUNCHES) {
       run(this.launchTx(rng));
       this.nextLaunchSlot = ledger.slot + rng.int(20, 40);
     }

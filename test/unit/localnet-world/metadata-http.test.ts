@@ -2,6 +2,7 @@
  * Off-chain metadata served by the world: every token URI resolves under `/meta/<mint>.json`, in the shapes real token
  * JSON uses, with a PNG at the image path, and the tagged broken documents behave as tagged.
  */
+import { TextDecoder } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WorldManifest } from "../../../localnet/src/chain/types.js";
 import { createWorld } from "../../../localnet/src/world/index.js";

@@ -53,7 +53,7 @@ let slotsCpuMs = 0;
 beforeAll(() => {
   // Given a world of seed 42 written into an in-memory ledger
   const t0 = performance.now();
-  world = new TokenWorld({ seed: 42, metadataBaseUrl: "http://127.0.0.1:8899" });
+  world = new TokenWorld({ seed: Number(process.env.WORLD_SEED ?? 42), metadataBaseUrl: "http://127.0.0.1:8899" });
   ledger = new FakeLedger();
   world.genesis(ledger.writer());
   genesisMs = performance.now() - t0;

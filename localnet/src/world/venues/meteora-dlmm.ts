@@ -58,8 +58,20 @@ export interface DlmmPair extends PoolRef {
   lastUpdatedAt: bigint;
 }
 
-/** Q64.64 price of bin `id`: (1 + bin_step/10⁴)^id by square-and-multiply in fixed point. */
+const priceCache = new Map<number, bigint>();
+
+/** Q64.64 price of bin `id`: (1 + bin_step/10⁴)^id by square-and-multiply in fixed point (memoized). */
 export function binPriceX64(binStep: number, id: number): bigint {
+  const cacheKey = binStep * 1_000_000 + id;
+  let p = priceCache.get(cacheKey);
+  if (p === undefined) {
+    p = binPriceUncached(binStep, id);
+    priceCache.set(cacheKey, p);
+  }
+  return p;
+}
+
+function binPriceUncached(binStep: number, id: number): bigint {
   const base = Q64 + (BigInt(binStep) * Q64) / 10000n;
   let result = Q64;
   let b = base;
