@@ -39,7 +39,7 @@ async function demoKey(): Promise<{ key: string; record: ApiKeyRecord }> {
     console.error("DEMO_API_KEY must look like tmd_ followed by 32 base64url characters (npm run key:create makes one)");
     return stop(2);
   }
-  const record: ApiKeyRecord = { keyId: "key_demo", hash: await hashApiKey(given), name: "demo", account: "acct_demo", plan: "free", createdAt: Date.now(), revoked: false };
+  const record: ApiKeyRecord = { keyId: "key_demo", hash: hashApiKey(given), name: "demo", account: "acct_demo", plan: "free", createdAt: Date.now(), revoked: false };
   return { key: given, record };
 }
 

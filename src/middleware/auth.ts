@@ -18,7 +18,7 @@ export function presentedApiKey(req: { header(name: string): string | undefined;
 
 export async function authenticate(kv: KVNamespace, presented: string | undefined, now = Date.now()): Promise<ApiKeyRecord> {
   if (!presented || !isWellFormedApiKey(presented)) throw new ApiError("UNAUTHORIZED");
-  const hash = await hashApiKey(presented);
+  const hash = hashApiKey(presented);
   const hit = recent.get(hash);
   if (hit && hit.until > now) return hit.record;
   const record = await lookupApiKey(kv, presented);

@@ -1,4 +1,5 @@
-import { isAddress, type Address } from "@solana/kit";
+import type { Address } from "@solana/kit";
+import { isBase58Address } from "../solana/base58";
 import { ApiError } from "../errors/api-error";
 import { limits } from "../limits";
 
@@ -15,11 +16,11 @@ export function parseMintList(raw: string | undefined, max: number = limits.maxM
 }
 
 export function parseAddress(item: string, param: string): Address {
-  if (!isAddress(item)) {
+  if (!isBase58Address(item)) {
     const shown = item.length > 64 ? `${item.slice(0, 64)}…` : item;
     throw new ApiError("BAD_REQUEST", `Invalid base58 address in ${param}: ${JSON.stringify(shown)}`);
   }
-  return item;
+  return item as Address;
 }
 
 export function parseSingleMint(raw: string | undefined): Address {

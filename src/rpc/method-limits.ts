@@ -1,7 +1,7 @@
 import { invalidParams, jsonRpcCodes, type RpcErrorObject } from "../errors/rpc-errors";
 import { limits } from "../limits";
 import { binaryAccountEncodings, isOptionsNotFilter, wrappedConfig, type AllowedMethod, type MethodParams } from "./method-schemas";
-import { base58DecodedLength } from "./param-schemas";
+import { base58DecodedLength } from "../solana/base58";
 
 /**
  * Agave's checks that run once params have the right types, in Agave's order and with its exact messages
