@@ -124,7 +124,6 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const wsPort = await listen(wsHttp, requestedWsPort, host);
   const rpcUrl = `http://${host}:${port}`;
 
-  const world = options.world ?? createWorld({ seed, metadataBaseUrl: rpcUrl });
   const ledger = new Ledger({
     seed,
     finalityDepth: options.finalityDepth ?? 32,
@@ -132,8 +131,17 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     genesisTime: Math.floor(Date.now() / 1000),
     maxBlockSlots: options.maxBlockSlots ?? 20_000,
   });
-  const fixtures = loadFixtureAccounts(options.accountsDirs ?? []);
-  ledger.genesis(world, fixtures.accounts);
+  let world: World;
+  let fixtures: ReturnType<typeof loadFixtureAccounts>;
+  try {
+    world = options.world ?? createWorld({ seed, metadataBaseUrl: rpcUrl });
+    fixtures = loadFixtureAccounts(options.accountsDirs ?? []);
+    ledger.genesis(world, fixtures.accounts);
+  } catch (err) {
+    // The ports are already bound (the world needs the RPC URL): release them before failing.
+    await Promise.all([http, wsHttp].map((server) => new Promise((resolve) => server.close(resolve))));
+    throw err;
+  }
 
   const ctx = { ledger, node: { host, rpcPort: port, wsPort } };
   const methods = createMethodTable(ctx);
