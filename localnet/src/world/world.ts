@@ -19,7 +19,6 @@ import {
   INCINERATOR,
   METAPLEX_PROGRAM,
   NATIVE_LOADER,
-  PUMP_PROGRAM,
   PUMP_WITHDRAW_AUTHORITY,
   PYTH_SOL_USD,
   RAYDIUM_AMM_V4_AUTHORITY,
@@ -36,7 +35,7 @@ import { encodePriceUpdateV2, PYTH_OWNER } from "./pyth.js";
 import { encodeMetaplexMetadata } from "./spl/metaplex.js";
 import type { MintState } from "./spl/token.js";
 import { executeTx } from "./tx/builder.js";
-import { PumpFunVenue, PUMP, bondingCurveAddress, creatorVault, metaplexMetadataAddress, pumpGlobal, type PumpCurve } from "./venues/pumpfun.js";
+import { PumpFunVenue, PUMP, creatorVault, metaplexMetadataAddress, pumpGlobal, type PumpCurve } from "./venues/pumpfun.js";
 import { PumpSwapVenue, pumpSwapGlobalConfig, type PumpSwapPool } from "./venues/pumpswap.js";
 import { RaydiumAmmV4Venue } from "./venues/raydium-amm-v4.js";
 import { RaydiumCpmmVenue } from "./venues/raydium-cpmm.js";
@@ -152,7 +151,7 @@ export class TokenWorld implements World {
     this.clmm = new RaydiumClmmVenue(this.ctx, key("raydium:admin"));
     this.dlmm = new MeteoraDlmmVenue(this.ctx);
     this.dammV1 = new MeteoraDammV1Venue(this.ctx, key("meteora:vault-admin"));
-    this.dammV2 = new MeteoraDammV2Venue(this.ctx, key("meteora:admin"));
+    this.dammV2 = new MeteoraDammV2Venue(this.ctx);
     this.dbc = new MeteoraDbcVenue(this.ctx);
     this.arbBot = key("wallet:arb-bot");
     const rng = this.ctx.rng("pyth");
@@ -410,13 +409,13 @@ export class TokenWorld implements World {
       if (spec.burnedShare) entry.details.burned = (original - supply).toString();
       if (p.venue === "meteora-dbc") supply = 1_000_000_000n * 10n ** BigInt(spec.decimals);
       this.writeTokenMint(spec, entry, supply, rng);
-      const res = this.createPrimaryPool(entry, p, supply, rng);
+      const res = this.createPrimaryPool(entry, p, supply);
       circulating = res.circulating;
       price = res.price;
     }
 
     for (const extra of spec.extra) {
-      const used = this.createExtraPool(entry, extra, price, rng);
+      const used = this.createExtraPool(entry, extra, price);
       circulating -= used;
     }
 
@@ -457,7 +456,7 @@ export class TokenWorld implements World {
   }
 
   /** Creates the token's main pool; returns the tokens left for holders and the pool price (quote atoms per base atom). */
-  private createPrimaryPool(entry: TokenEntry, p: VenueSpec, supply: bigint, rng: Rng): { circulating: bigint; price: number } {
+  private createPrimaryPool(entry: TokenEntry, p: VenueSpec, supply: bigint): { circulating: bigint; price: number } {
     const mint = entry.mint;
     const owner = entry.creator;
     switch (p.venue) {
@@ -537,7 +536,7 @@ export class TokenWorld implements World {
   }
 
   /** Creates a further pool of an existing token at `price`; returns the base tokens it took from the circulating supply. */
-  private createExtraPool(entry: TokenEntry, p: VenueSpec, price: number, _rng: Rng): bigint {
+  private createExtraPool(entry: TokenEntry, p: VenueSpec, price: number): bigint {
     const mint = entry.mint;
     const owner = this.key(`lp:${entry.key}:${p.venue}`);
     this.ctx.store.put(owner, SYSTEM_PROGRAM, new Uint8Array(0), 3n * LAMPORTS);
@@ -711,7 +710,18 @@ export class TokenWorld implements World {
         break;
       }
     }
+    this.markCompletedCurves();
     return txs;
+  }
+
+  /** Curves that completed in this slot are tagged "complete" until their migration (next slot) adds "graduated". */
+  private markCompletedCurves(): void {
+    for (const t of this.tokens.values()) {
+      if (!t.curve?.complete || t.curve.migratedPool || t.tags.has("complete")) continue;
+      for (const tag of ["fresh", "mid", "near-graduation"]) t.tags.delete(tag);
+      t.tags.add("complete");
+      t.details.completedAtSlot = String(t.curve!.completedAtSlot);
+    }
   }
 
   manifest(): WorldManifest {
@@ -961,8 +971,3 @@ export class TokenWorld implements World {
   }
 }
 
-export function isWorld(x: unknown): x is World {
-  return x instanceof TokenWorld;
-}
-
-export { bondingCurveAddress, PUMP_PROGRAM };

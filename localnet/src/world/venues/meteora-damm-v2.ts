@@ -7,7 +7,7 @@
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
-import { constantPda, compareKeys, keyBytes, pda, u64le  } from "../core/keys.js";
+import { constantPda, compareKeys, keyBytes, pda, u64le } from "../core/keys.js";
 import { Q128, ceilDiv } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import { DAMM_V2_POOL_AUTHORITY, METEORA_DAMM_V2_PROGRAM, TOKEN_2022_PROGRAM } from "../programs.js";
@@ -61,7 +61,7 @@ export function amountsForLiquidity(L: bigint, s: bigint, sMin: bigint, sMax: bi
 
 export class MeteoraDammV2Venue implements PoolVenue<DammV2Pool> {
   readonly pools = new Map<Pubkey, DammV2Pool>();
-  constructor(private readonly ctx: WorldContext, private readonly admin: Pubkey) {}
+  constructor(private readonly ctx: WorldContext) {}
 
   writeConfig(address: Pubkey, index: bigint, feeNumerator: bigint, collectFeeMode: number): void {
     const data = new FixedWriter(DAMM_V2_CONFIG_SIZE)

@@ -8,7 +8,7 @@
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
-import { constantPda, compareKeys, keyBytes, pda  } from "../core/keys.js";
+import { constantPda, compareKeys, keyBytes, pda } from "../core/keys.js";
 import { Q128, ceilDiv } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import { DBC_POOL_AUTHORITY, METEORA_DBC_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "../programs.js";

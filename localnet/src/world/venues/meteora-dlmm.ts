@@ -7,7 +7,7 @@
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
-import { constantPda, compareKeys, findPda, i64le, keyBytes, pda, u16le  } from "../core/keys.js";
+import { constantPda, compareKeys, findPda, i64le, keyBytes, pda, u16le } from "../core/keys.js";
 import { Q64, ceilDiv } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import { METEORA_DLMM_PROGRAM, TOKEN_2022_PROGRAM } from "../programs.js";
@@ -326,7 +326,7 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
     const event = borsh()
       .bytes(DISC.swapEvent)
       .pubkey(p.address).pubkey(user).i32(p.activeId).i32(newActive).u64(amountIn).u64(out).bool(swapForY)
-      .u64(fee).u64(protocolFee).u128(feeRate / 100_000n).u64(0n)
+      .u64(fee).u64(protocolFee).u128(feeRate).u64(0n) // fee_bps carries the rate in 1e-9 units (fx 2DfsmTYv: 172000 = 0.0172 %)
       .done();
     const arrays = [...new Set(touched.map(([i]) => binArrayIndex(i)).concat(binArrayIndex(newActive)))];
     const ix: Ix = {

@@ -5,7 +5,7 @@
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
-import { constantPda, ata, findPda, keyBytes, pda, u16le  } from "../core/keys.js";
+import { constantPda, ata, findPda, keyBytes, pda, u16le } from "../core/keys.js";
 import { ceilDiv, isqrt } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import {
