@@ -33,6 +33,7 @@ export default defineConfig(async () => {
                   UPSTREAM_RPC_URL: inject("localnetUrl"),
                   UPSTREAM_WS_URL: inject("localnetWsUrl"),
                   METADATA_DEV_HOSTS: inject("localnetHost"),
+                  HOLDERS_FULL_SCAN: "true",
                 },
               },
             })),

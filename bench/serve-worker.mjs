@@ -23,6 +23,7 @@ const mf = new Miniflare({
     UPSTREAM_WS_URL: process.env.UPSTREAM_WS_URL ?? "ws://127.0.0.1:18900",
     PRICE_CACHE_TTL_MS: process.env.PRICE_CACHE_TTL_MS ?? "1000",
     METADATA_DEV_HOSTS: process.env.METADATA_DEV_HOSTS ?? "127.0.0.1:18899",
+    HOLDERS_FULL_SCAN: "true",
     IPFS_GATEWAY: "https://ipfs.io/ipfs/",
     ARWEAVE_GATEWAY: "https://arweave.net/",
   },

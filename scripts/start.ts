@@ -90,6 +90,7 @@ try {
   ]);
 
   const vars = [`UPSTREAM_RPC_URL:${upstream}`, `METADATA_DEV_HOSTS:${devHosts}`];
+  if (localnet) vars.push("HOLDERS_FULL_SCAN:true"); // exact holder figures are cheap on the local chain
   if (upstreamWs) vars.push(`UPSTREAM_WS_URL:${upstreamWs}`);
   worker = spawnWrangler(["dev", "--port", String(port), "--ip", "127.0.0.1", ...vars.flatMap((v) => ["--var", v])], {
     stdio: ["ignore", "inherit", "inherit"],

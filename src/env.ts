@@ -13,6 +13,8 @@ export interface Env {
   IPFS_GATEWAY?: string;
   ARWEAVE_GATEWAY?: string;
   METADATA_DEV_HOSTS?: string;
+  /** "true": exact top holders by scanning every token account of a mint (local chains; far too heavy for mainnet). */
+  HOLDERS_FULL_SCAN?: string;
 }
 
 export type AppContext = { Bindings: Env; Variables: { requestId: string; apiKey: import("./accounts/api-key-record").ApiKeyRecord } };

@@ -7,8 +7,8 @@
  * - 3: the accounts of the owners that their address does not classify, to tell venue-owned pools from wallets.
  *
  * A full scan is cheap on a local chain but hundreds of megabytes for a popular mainnet mint (and refused by many
- * providers), so it is allowed only when every upstream is a loopback host; elsewhere `exact` reports whether the
- * 20 largest accounts sufficed.
+ * providers), so it runs only where the deployment says so (`HOLDERS_FULL_SCAN=true`); elsewhere `exact` reports whether
+ * the 20 largest accounts sufficed.
  */
 import type { Address } from "@solana/kit";
 import { getBase64Encoder } from "@solana/kit";
@@ -39,19 +39,6 @@ const largestAccountsSchema = z.object({ value: z.array(z.object({ address: z.st
 const scanSchema = z.array(z.object({ pubkey: z.string(), account: z.object({ data: z.tuple([z.string(), z.literal("base64")]) }) }));
 
 const base64 = getBase64Encoder();
-
-/** True when every upstream URL (comma list) points at a loopback host: a local chain, where a full scan is cheap. */
-export function isLoopbackUpstream(upstreamUrls: string): boolean {
-  const urls = upstreamUrls.split(",").map((u) => u.trim()).filter((u) => u !== "");
-  return urls.length > 0 && urls.every((u) => {
-    try {
-      const host = new URL(u).hostname;
-      return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
-    } catch {
-      return false;
-    }
-  });
-}
 
 /** Parses a getTokenLargestAccounts result into token account addresses, largest first. */
 export function parseLargestAccounts(result: unknown): Address[] {

@@ -1,3 +1,4 @@
+import { limits } from "../limits";
 import type { PriceRecord } from "./price-record";
 
 /**
@@ -81,4 +82,20 @@ function remember(key: string, entry: CachedPrice): void {
 /** Test hook: forget the isolate level (the Cache API is isolated per test file by the test pool). */
 export function clearLocalPriceCache(): void {
   l1.clear();
+}
+
+/** PRICE_CACHE_TTL_MS of this deployment: a non-negative number of ms, default 1 s. */
+export function priceCacheTtlMs(raw: string | undefined): number {
+  const parsed = Number(raw);
+  return raw !== undefined && raw.trim() !== "" && Number.isFinite(parsed) && parsed >= 0 ? parsed : 1000;
+}
+
+const byTtl = new Map<number, PriceCache>();
+
+/** One PriceCache per TTL per isolate (the entries themselves are shared by all of them). */
+export function priceCacheFor(ttlRaw: string | undefined): PriceCache {
+  const ttl = priceCacheTtlMs(ttlRaw);
+  let cache = byTtl.get(ttl);
+  if (!cache) byTtl.set(ttl, (cache = new PriceCache(ttl, limits.maxStaleMs)));
+  return cache;
 }

@@ -3,10 +3,9 @@ import type { Address } from "@solana/kit";
 import type { AppContext } from "../env";
 import { parseAddress, parseMintList } from "./params";
 import { priceMints, type PriceOutcome } from "../pricing/price-service";
-import { PriceCache } from "../pricing/price-cache";
+import { priceCacheFor } from "../pricing/price-cache";
 import type { VenueId } from "../pricing/price-record";
 import { createUpstream } from "../solana/upstream";
-import { limits } from "../limits";
 
 /**
  * GET /api/v1/price (auto-routed) and /api/v1/venue-a … venue-d (one venue), with friendly aliases.
@@ -23,15 +22,6 @@ const venueAliases: Record<string, VenueId> = {
   pumpswap: "venue-d",
 };
 
-const caches_ = new Map<number, PriceCache>();
-function priceCache(ttlRaw: string | undefined): PriceCache {
-  const parsed = Number(ttlRaw);
-  const ttl = Number.isFinite(parsed) && parsed >= 0 ? parsed : 1000;
-  let cache = caches_.get(ttl);
-  if (!cache) caches_.set(ttl, (cache = new PriceCache(ttl, limits.maxStaleMs)));
-  return cache;
-}
-
 async function answer(c: Context<AppContext>, venue: VenueId | undefined) {
   const raw = c.req.query("ca");
   const mints = parseMintList(raw);
@@ -41,7 +31,7 @@ async function answer(c: Context<AppContext>, venue: VenueId | undefined) {
     {
       rpc: createUpstream(c.env),
       db: c.env.DB,
-      cache: priceCache(c.env.PRICE_CACHE_TTL_MS),
+      cache: priceCacheFor(c.env.PRICE_CACHE_TTL_MS),
       waitUntil: (p) => c.executionCtx.waitUntil(p),
       requestId: c.get("requestId"),
     },

@@ -6,15 +6,14 @@
  * mpl-token-metadata "faulty" fixture has garbage right after edition_nonce), so tail fields decode best-effort:
  * the first missing or invalid one ends decoding and it and everything after it read as null.
  */
+import { findProgramAddressSync } from "../../solana/program-address";
 import {
   address,
   getAddressDecoder,
   getAddressEncoder,
-  getProgramDerivedAddress,
   getStructDecoder,
   getU16Decoder,
   getU8Decoder,
-  getUtf8Encoder,
   type Address,
   type ReadonlyUint8Array,
 } from "@solana/kit";
@@ -136,13 +135,6 @@ export function decodeMetaplexMetadataAccount(account: { owner: string; data: Re
 /** Metadata PDA of a mint: seeds `["metadata", program id, mint]` under the Token Metadata program. */
 export async function findMetadataPda(mint: Address): Promise<Address> {
   const addressEncoder = getAddressEncoder();
-  const [pda] = await getProgramDerivedAddress({
-    programAddress: METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS,
-    seeds: [
-      getUtf8Encoder().encode("metadata"),
-      addressEncoder.encode(METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS),
-      addressEncoder.encode(mint),
-    ],
-  });
-  return pda;
+  const seeds = ["metadata", addressEncoder.encode(METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS) as Uint8Array, addressEncoder.encode(mint) as Uint8Array];
+  return findProgramAddressSync(METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS, seeds)[0];
 }

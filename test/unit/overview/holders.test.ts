@@ -2,7 +2,6 @@ import type { Address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 
 import { formatPercent, formatTokenAmount } from "../../../src/overview/amount-format";
-import { isLoopbackUpstream } from "../../../src/overview/holder-reads";
 import { aggregateByOwner, readHoldingSlice, readTokenHolding, summarizeHolders, type TokenHolding } from "../../../src/overview/holders";
 import { BURN_OWNERS, classifyOwnerByAddress, classifyOwnerByProgram, VENUE_AUTHORITIES } from "../../../src/overview/liquidity-owners";
 import { tokenOverviewSchema } from "../../../src/overview/overview-schema";
@@ -53,20 +52,6 @@ describe("readHoldingSlice (getProgramAccounts with dataSlice owner + amount)", 
     const { address, raw } = account("meteora-dlmm/EtAdVRLF_pump_SOL/reserve_x_token_account.json");
     expect(readHoldingSlice(address, raw.data.slice(32, 72))).toEqual(readTokenHolding(address, raw, PUMP_MINT));
     expect(readHoldingSlice(address, raw.data.slice(32, 71))).toBeNull();
-  });
-});
-
-describe("isLoopbackUpstream (where a full holder scan is allowed)", () => {
-  it.each([
-    ["http://127.0.0.1:8899", true],
-    ["http://localhost:8899, http://127.0.0.2:9000", true],
-    ["http://[::1]:8899", true],
-    ["https://mainnet.helius-rpc.com/?api-key=x", false],
-    ["http://127.0.0.1:8899,https://api.mainnet-beta.solana.com", false],
-    ["http://127.0.0.1.nip.io:8899", false],
-    ["", false],
-  ])("%s → %s", (urls, expected) => {
-    expect(isLoopbackUpstream(urls)).toBe(expected);
   });
 });
 
