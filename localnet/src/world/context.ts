@@ -128,10 +128,18 @@ export class Draft {
 
   plan(): TxPlan {
     const applies = this.applies;
+    // Wallets size their compute-unit limit to what the transaction needs (with headroom), as simulation-based clients do.
+    const total = (ix: Ix): number => ix.cu + ix.steps.reduce((a, s) => a + ("cpi" in s ? total(s.cpi) : 0), 0);
+    const need = this.ixs.reduce((a, ix) => a + total(ix), 0);
+    let cuLimit = this.cuLimit;
+    if (need > cuLimit) {
+      cuLimit = Math.ceil((need * 1.15) / 1000) * 1000;
+      this.ixs[0] = setComputeUnitLimit(cuLimit);
+    }
     return {
       payer: this.payer,
       ixs: this.ixs,
-      cuLimit: this.cuLimit,
+      cuLimit,
       cuPrice: this.cuPrice,
       version: this.version,
       apply: () => {

@@ -197,6 +197,11 @@ describe("transactions", () => {
         const limit = BigInt(view(limitIx!.data).getUint32(1, true));
         const price = u64(priceIx!.data, 1);
         expect(tx.meta.fee).toBe(5000n * BigInt(tx.signatures.length) + (limit * price + 999_999n) / 1_000_000n);
+        expect(tx.meta.computeUnitsConsumed).toBeLessThanOrEqual(limit);
+        for (const l of tx.meta.logMessages) {
+          const cu = /consumed (\d+) of (\d+) compute units$/.exec(l);
+          if (cu) expect(Number(cu[1])).toBeLessThanOrEqual(Number(cu[2]));
+        }
         for (const ix of [...tx.message.instructions, ...tx.meta.innerInstructions.flatMap((g) => g.instructions)]) {
           expect(ix.programIdIndex).toBeLessThan(keys.length);
           for (const a of ix.accounts) expect(a).toBeLessThan(keys.length);
