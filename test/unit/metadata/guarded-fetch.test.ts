@@ -23,7 +23,7 @@ const jsonResponse = (body: unknown) => new Response(JSON.stringify(body), { hea
 const redirect = (location: string, status = 302) => new Response(null, { status, headers: { location } });
 const bytesResponse = (bytes: Uint8Array<ArrayBuffer>) => new Response(bytes, { headers: { "content-type": "application/json" } });
 /** A JSON document of exactly `size` bytes. */
-const jsonOfSize = (size: number) => new TextEncoder().encode(`{"name":"${"a".repeat(size - 11)}"}`);
+const jsonOfSize = (size: number) => new TextEncoder().encode(`{"name":"${"a".repeat(size - 11)}"}`) as Uint8Array<ArrayBuffer>;
 
 afterEach(() => {
   vi.useRealTimers();
