@@ -19,12 +19,14 @@ import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
 export const LB_PAIR_SIZE = 904;
 export const BIN_ARRAY_SIZE = 10136;
 export const PRESET_PARAMETER2_SIZE = 192;
+export const PRESET_PARAMETER_SIZE = 36;
 const BINS_PER_ARRAY = 70;
 const DISC = {
   lbPair: hex("210b3162b565b10d"),
   binArray: hex("5c8e5cdc059446b5"),
   preset2: hex("abec9473a271deae"),
   oracle: hex("8bc283b38cb3e5f4"),
+  preset: hex("f23ef422b5703aaa"),
   swap: hex("f8c69e91e17587c8"),
   swapEvent: hex("516ce3becdd00ac4"),
 };
@@ -109,6 +111,23 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
     this.ctx.store.putRentExempt(dlmmPresetParameter2(index), METEORA_DLMM_PROGRAM, data);
   }
 
+  /** Legacy PresetParameter at PDA(["preset_parameter", bin_step, base_factor]): what permissionless v2 pairs derive from. */
+  writeLegacyPreset(binStep: number, baseFactor: number): void {
+    const data = new FixedWriter(PRESET_PARAMETER_SIZE)
+      .raw(0, DISC.preset)
+      .u16(8, binStep)
+      .u16(10, baseFactor)
+      .u16(12, 30)
+      .u16(14, 600)
+      .u16(16, 5000)
+      .u32(18, 0)
+      .u32(22, 0)
+      .i32(26, -maxBinId(binStep))
+      .i32(30, maxBinId(binStep))
+      .u16(34, 500).bytes;
+    this.ctx.store.putRentExempt(pda(["preset_parameter", u16le(binStep), u16le(baseFactor)], METEORA_DLMM_PROGRAM), METEORA_DLMM_PROGRAM, data);
+  }
+
   /**
    * A pair around `price` (Y atoms per X atom for the X = base orientation) with `quoteDepth` quote atoms spread over
    * `bins` bins on the quote side and the matching base amount on the other side.
@@ -152,6 +171,10 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
     };
     p.related = { reserveX: p.reserveX, reserveY: p.reserveY, oracle: p.oracle };
     if (opts.preset !== undefined) p.related.presetParameter2 = dlmmPresetParameter2(opts.preset);
+    else {
+      this.writeLegacyPreset(opts.binStep, opts.baseFactor);
+      p.related.presetParameter = pda(["preset_parameter", u16le(opts.binStep), u16le(opts.baseFactor)], METEORA_DLMM_PROGRAM);
+    }
     // Quote liquidity spread evenly over `bins` bins on its side; base bins mirror it at each bin's price.
     const perBin = opts.quoteDepth / BigInt(opts.bins);
     let sumX = 0n;
