@@ -1,6 +1,6 @@
 import { batchTooLarge, standardErrors, type RpcErrorObject } from "../errors/rpc-errors";
 import type { JsonRpcId } from "../solana/upstream";
-import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan } from "./raw-json";
+import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan } from "../solana/upstream-json-spans";
 
 /**
  * The JSON-RPC 2.0 envelope, as jsonrpc-core (Agave's HTTP server) reads it:
@@ -48,7 +48,8 @@ export function parseRequestBody(text: string, maxBatch: number): RequestBody {
   if (!Array.isArray(value)) return { kind: "single", item: classify(value, text, start) };
   if (value.length === 0) return { kind: "error", error: standardErrors.invalidRequest };
   if (value.length > maxBatch) return { kind: "error", error: batchTooLarge(maxBatch) };
-  const spans = arrayElementSpans(text, start);
+  // JSON.parse accepted the text, so the spans exist.
+  const spans = arrayElementSpans(text, start)!;
   return { kind: "batch", items: value.map((element, i) => classify(element, text, spans[i]!.start)) };
 }
 
@@ -69,7 +70,7 @@ function classify(value: unknown, text: string, start: number): RequestItem {
   if (request.jsonrpc !== "2.0") return invalid(id, standardErrors.invalidVersion);
   if (!hasId) return { kind: "notification" };
   const hasParams = params !== undefined && params !== null;
-  const paramsSpan = hasParams ? objectMemberSpans(text, start).get("params") : undefined;
+  const paramsSpan = hasParams ? objectMemberSpans(text, start)!.get("params") : undefined;
   return {
     kind: "call",
     id,

@@ -1,6 +1,7 @@
 import { upstreamFailureError } from "../errors/rpc-errors";
 import { limits } from "../limits";
-import { UpstreamError, type JsonRpcId, type JsonRpcResponse, type Upstream } from "../solana/upstream";
+import { UpstreamError, type ExpectedAnswer, type JsonRpcId, type ResponseView, type Upstream } from "../solana/upstream";
+import { readAnswer } from "../solana/upstream-answer";
 import { finalizedSlot } from "./finalized-slot";
 import { cacheCandidate, cachedResult, storeIfFinal, type CacheCandidate } from "./immutable-cache";
 import {
@@ -13,7 +14,7 @@ import {
   type RequestItem,
 } from "./json-rpc-envelope";
 import { isIdempotent, validateCall, type ValidatedCall } from "./methods";
-import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan } from "./raw-json";
+import { sliceSpan } from "../solana/upstream-json-spans";
 import { upstreamPlan, type UpstreamPlan } from "./upstream-plan";
 
 /**
@@ -102,18 +103,18 @@ async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProx
     const only = calls[0]!;
     if (singleRequest && only.plan.parts.length === 1) {
       const part = only.plan.parts[0]!;
-      const answer = await deps.upstream.callRaw(upstreamRequestText(only.idJson, part.method, part.paramsText), { id: only.id }, options);
+      const expected = { id: only.id };
+      const answer = await deps.upstream.callRaw(upstreamRequestText(only.idJson, part.method, part.paramsText), expected, options);
       if (!only.candidate) return [answer.text];
-      return [respond(only, [partOutcome(answer.text, skipWhitespace(answer.text, 0))], deps)];
+      const [response] = responsesOf(answer.text, expected);
+      return [respond(only, [partOutcome(answer.text, response!)], deps)];
     }
     const parts = calls.flatMap((c) => c.plan.parts);
     const body = `[${parts.map((p, k) => upstreamRequestText(String(k), p.method, p.paramsText)).join(",")}]`;
-    const answer = await deps.upstream.callRaw(body, { batchSize: parts.length }, options);
-    const elements = arrayElementSpans(answer.text, skipWhitespace(answer.text, 0));
+    const expected = { batchSize: parts.length };
+    const answer = await deps.upstream.callRaw(body, expected, options);
     const outcomes = new Array<PartOutcome>(parts.length);
-    (answer.json as JsonRpcResponse[]).forEach((response, e) => {
-      outcomes[response.id as number] = partOutcome(answer.text, elements[e]!.start);
-    });
+    for (const response of responsesOf(answer.text, expected)) outcomes[response.id as number] = partOutcome(answer.text, response);
     let next = 0;
     return calls.map((call) => respond(call, outcomes.slice(next, (next += call.plan.parts.length)), deps));
   } catch (err) {
@@ -123,11 +124,16 @@ async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProx
   }
 }
 
-/** The raw result or error of the response object at `start` in `text`. */
-function partOutcome(text: string, start: number): PartOutcome {
-  const members = objectMemberSpans(text, start);
-  const result = members.get("result");
-  return result ? { result: sliceSpan(text, result) } : { error: sliceSpan(text, members.get("error")!) };
+/** Where the responses sit in a checked answer (read again: the client hands over text, not positions). */
+function responsesOf(text: string, expected: ExpectedAnswer): ResponseView[] {
+  const responses = readAnswer(text, expected);
+  if (!responses) throw new UpstreamError("bad-response", "Upstream answer does not answer the request");
+  return responses;
+}
+
+/** The raw result or error text of one response. */
+function partOutcome(text: string, response: ResponseView): PartOutcome {
+  return response.result ? { result: sliceSpan(text, response.result) } : { error: sliceSpan(text, response.error!.span) };
 }
 
 /** The caller's response from its parts' outcomes (the first error wins); final results go to the cache. */

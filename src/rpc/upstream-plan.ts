@@ -1,7 +1,8 @@
+import { UpstreamError } from "../solana/upstream";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
 import { isOptionsNotFilter } from "./method-schemas";
 import type { ValidatedCall } from "./methods";
-import { arrayElementSpans, objectMemberSpans, sliceSpan } from "./raw-json";
+import { arrayElementSpans, objectMemberSpans, sliceSpan } from "../solana/upstream-json-spans";
 
 /**
  * What goes upstream for one validated call. Almost always the call itself, params as the caller wrote them.
@@ -40,10 +41,16 @@ export function upstreamPlan(call: ValidatedCall, paramsText: string | undefined
 
 /** `{context, value: [...]}` results → one, with the first context and every value element, as raw text. */
 function joinAccountLists(resultTexts: string[]): string {
-  const first = objectMemberSpans(resultTexts[0]!, 0);
-  const elements = resultTexts.flatMap((text) => {
-    const value = objectMemberSpans(text, 0).get("value");
-    return value ? arrayElementSpans(text, value.start).map((span) => sliceSpan(text, span)) : [];
-  });
-  return `{"context":${sliceSpan(resultTexts[0]!, first.get("context")!)},"value":[${elements.join(",")}]}`;
+  let context: string | undefined;
+  const elements: string[] = [];
+  for (const text of resultTexts) {
+    const members = objectMemberSpans(text, 0);
+    const value = members?.get("value");
+    const spans = value && arrayElementSpans(text, value.start);
+    const contextSpan = members?.get("context");
+    if (!spans || !contextSpan) throw new UpstreamError("bad-response", "getTokenAccountsByDelegate answer is not {context, value: [...]}");
+    context ??= sliceSpan(text, contextSpan);
+    for (const span of spans) elements.push(sliceSpan(text, span));
+  }
+  return `{"context":${context},"value":[${elements.join(",")}]}`;
 }

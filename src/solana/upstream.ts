@@ -1,8 +1,12 @@
 import { limits } from "../limits";
 import type { Env } from "../env";
 import type { RpcErrorObject } from "../errors/rpc-errors";
+import { readAnswer, type ExpectedAnswer, type JsonRpcId, type ResponseView } from "./upstream-answer";
 import { CircuitBreaker } from "./upstream-breaker";
 import { upstreamConfig, type UpstreamConfig } from "./upstream-config";
+import { sliceSpan } from "./upstream-json-spans";
+
+export type { ExpectedAnswer, JsonRpcId, ResponseView } from "./upstream-answer";
 
 /**
  * The one upstream JSON-RPC client of the worker (the /rpc proxy, pricing and overview all go through it).
@@ -13,10 +17,8 @@ import { upstreamConfig, type UpstreamConfig } from "./upstream-config";
  * Non-idempotent calls (sendTransaction, simulateTransaction) get exactly one attempt: a retried send could land twice.
  * Malformed answers (not JSON, truncated, HTML, not JSON-RPC, wrong id) are never retried: they are reported as
  * `bad-response` and count against the upstream's circuit. Nothing is coalesced here (callers that want it, do it).
+ * Answers are checked by scanning (`upstream-answer.ts`), not parsed: results are built only when asked for.
  */
-
-/** JSON-RPC request ids as the protocol allows them. */
-export type JsonRpcId = string | number | null;
 
 /** What went wrong, in the terms callers map to their own errors. */
 export type UpstreamErrorKind = "timeout" | "unavailable" | "rate-limited" | "bad-response" | "rpc-error";
@@ -46,13 +48,10 @@ export interface UpstreamCallOptions {
   timeoutMs?: number;
 }
 
-/** The ids a raw body must be answered with: one id, or a batch sent with ids 0..batchSize-1. */
-export type ExpectedAnswer = { id: JsonRpcId } | { batchSize: number };
-
-/** One validated upstream answer: its exact text, the parsed value, and who answered. */
+/** One validated upstream answer: its exact text, the parsed value (built on first access), and who answered. */
 export interface RawAnswer {
   text: string;
-  json: JsonRpcResponse | JsonRpcResponse[];
+  readonly json: JsonRpcResponse | JsonRpcResponse[];
   url: string;
 }
 
@@ -89,29 +88,37 @@ export function createUpstream(env: Pick<Env, "UPSTREAM_RPC_URL" | "UPSTREAM_ATT
     clusterKey: config.clusterKey,
     async call<T>(method: string, params?: readonly unknown[], options: UpstreamCallOptions = {}) {
       const body = JSON.stringify(params === undefined ? { jsonrpc: "2.0", id: 1, method } : { jsonrpc: "2.0", id: 1, method, params });
-      const { json } = await send(config, body, { id: 1 }, options);
-      const answer = json as JsonRpcResponse;
-      if (answer.error) throw new UpstreamError("rpc-error", answer.error.message, { rpcError: answer.error });
-      return { result: answer.result as T };
+      const { text, responses } = await send(config, body, { id: 1 }, options);
+      const { result, error } = responses[0]!;
+      if (error) throw new UpstreamError("rpc-error", error.value.message, { rpcError: error.value });
+      return { result: parseJson(sliceSpan(text, result!)) as T };
     },
-    callRaw(body, expected, options = {}) {
-      return send(config, body, expected, options);
+    async callRaw(body, expected, options = {}) {
+      const { text, url } = await send(config, body, expected, options);
+      return rawAnswer(text, url);
     },
   };
 }
 
-async function send(config: UpstreamConfig, body: string, expected: ExpectedAnswer, options: UpstreamCallOptions): Promise<RawAnswer> {
+/** An answer as `send` checked it: text, where its responses are, who answered. */
+interface ScannedAnswer {
+  text: string;
+  responses: ResponseView[];
+  url: string;
+}
+
+async function send(config: UpstreamConfig, body: string, expected: ExpectedAnswer, options: UpstreamCallOptions): Promise<ScannedAnswer> {
   const maxAttempts = options.idempotent ? limits.upstreamMaxAttempts : 1;
   const tried = new Set<string>();
   let lastError: UpstreamError | undefined;
-  let behindAnswer: RawAnswer | undefined;
+  let behindAnswer: ScannedAnswer | undefined;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const url = pickUpstream(config.urls, tried, Date.now());
     if (url === undefined) break;
     tried.add(url);
     try {
       const answer = await attemptOnce(url, body, expected, options.timeoutMs ?? config.attemptTimeoutMs, options.requestId);
-      if (options.idempotent && isNodeBehind(answer.json)) {
+      if (options.idempotent && answer.responses.some((r) => r.error?.value.code === NODE_BEHIND)) {
         breaker.recordFailure(url, Date.now());
         behindAnswer = answer;
         continue;
@@ -150,7 +157,7 @@ function allCircuitsOpen(urls: readonly string[], now: number): UpstreamError {
   return new UpstreamError("unavailable", "Every upstream circuit is open");
 }
 
-async function attemptOnce(url: string, body: string, expected: ExpectedAnswer, timeoutMs: number, requestId: string | undefined): Promise<RawAnswer> {
+async function attemptOnce(url: string, body: string, expected: ExpectedAnswer, timeoutMs: number, requestId: string | undefined): Promise<ScannedAnswer> {
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (requestId) headers["x-request-id"] = requestId;
   let text: string;
@@ -173,14 +180,30 @@ async function attemptOnce(url: string, body: string, expected: ExpectedAnswer, 
     }
     throw new UpstreamError("unavailable", `Upstream unreachable: ${err instanceof Error ? err.message : String(err)}`);
   }
-  let json: unknown;
+  const responses = readAnswer(text, expected);
+  if (!responses) throw new UpstreamError("bad-response", "Upstream answer is not a JSON-RPC response to this request");
+  return { text, responses, url };
+}
+
+/** `JSON.parse`, with a failure reported as what it is: a malformed upstream answer. */
+function parseJson(text: string): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    throw new UpstreamError("bad-response", "Upstream answer is not JSON");
+    throw new UpstreamError("bad-response", "Upstream answer is not valid JSON");
   }
-  if (!answersExpected(json, expected)) throw new UpstreamError("bad-response", "Upstream answer is not a JSON-RPC response to this request");
-  return { text, json, url };
+}
+
+/** A RawAnswer whose `json` is built only if someone reads it (the proxy never does: it slices `text`). */
+function rawAnswer(text: string, url: string): RawAnswer {
+  let json: JsonRpcResponse | JsonRpcResponse[] | undefined;
+  return {
+    text,
+    url,
+    get json() {
+      return (json ??= parseJson(text) as JsonRpcResponse | JsonRpcResponse[]);
+    },
+  };
 }
 
 /** Retry-After as delay-seconds or an HTTP date; undefined when absent or unreadable. */
@@ -191,32 +214,4 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));
-}
-
-function isResponse(value: unknown): value is JsonRpcResponse {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
-  if (v.jsonrpc !== "2.0" || !("id" in v)) return false;
-  const hasResult = "result" in v;
-  const hasError = "error" in v;
-  if (hasResult === hasError) return false;
-  if (!hasError) return true;
-  const e = v.error as Record<string, unknown> | null;
-  return typeof e === "object" && e !== null && Number.isInteger(e.code) && typeof e.message === "string";
-}
-
-function answersExpected(json: unknown, expected: ExpectedAnswer): json is JsonRpcResponse | JsonRpcResponse[] {
-  if ("id" in expected) return isResponse(json) && json.id === expected.id;
-  if (!Array.isArray(json) || json.length !== expected.batchSize) return false;
-  const seen = new Set<number>();
-  for (const item of json) {
-    if (!isResponse(item) || typeof item.id !== "number" || !Number.isInteger(item.id)) return false;
-    if (item.id < 0 || item.id >= expected.batchSize || seen.has(item.id)) return false;
-    seen.add(item.id);
-  }
-  return true;
-}
-
-function isNodeBehind(json: JsonRpcResponse | JsonRpcResponse[]): boolean {
-  return Array.isArray(json) ? json.some((r) => r.error?.code === NODE_BEHIND) : json.error?.code === NODE_BEHIND;
 }

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { objectMemberSpans, skipWhitespace, sliceSpan } from "../../src/rpc/raw-json";
+import { objectMemberSpans, skipWhitespace, sliceSpan } from "../../src/solana/upstream-json-spans";
 import { newApiKey } from "../helpers/keys";
 import { advance, chainRpc, upstreamRequests } from "../helpers/localnet";
 import { postDirect, postRpcWithEnv, rpcRequest } from "../helpers/rpc";
@@ -28,7 +28,7 @@ async function send(upstream: string, body: unknown) {
 
 /** The `result` of a node answer, exactly as the node wrote it. */
 function rawResult(text: string): string {
-  return sliceSpan(text, objectMemberSpans(text, skipWhitespace(text, 0)).get("result")!);
+  return sliceSpan(text, objectMemberSpans(text, skipWhitespace(text, 0))!.get("result")!);
 }
 
 const wrap = (resultText: string, id: unknown) => `{"jsonrpc":"2.0","result":${resultText},"id":${JSON.stringify(id)}}`;

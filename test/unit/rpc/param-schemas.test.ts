@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getBase58Decoder } from "@solana/kit";
-import { base58DecodedLength, describeUnexpected, oneOf } from "../../../src/rpc/param-schemas";
+import { describeUnexpected, oneOf } from "../../../src/rpc/param-schemas";
+import { base58DecodedLength } from "../../../src/solana/base58";
 
 describe("base58DecodedLength", () => {
   it("agrees with kit's codec on 2,000 random byte strings (leading zeros included)", () => {
