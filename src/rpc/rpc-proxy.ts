@@ -1,6 +1,6 @@
 import { upstreamFailureError } from "../errors/rpc-errors";
 import { limits } from "../limits";
-import { UpstreamError, type ExpectedAnswer, type JsonRpcId, type ResponseView, type Upstream } from "../solana/upstream";
+import { UpstreamError, type ExpectedAnswer, type JsonRpcId, type RawAnswer, type ResponseView, type Upstream } from "../solana/upstream";
 import { readAnswer } from "../solana/upstream-answer";
 import { finalizedSlot } from "./finalized-slot";
 import { cacheCandidate, cachedResult, storeIfFinal, type CacheCandidate } from "./immutable-cache";
@@ -106,7 +106,7 @@ async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProx
       const expected = { id: only.id };
       const answer = await deps.upstream.callRaw(upstreamRequestText(only.idJson, part.method, part.paramsText), expected, options);
       if (!only.candidate) return [answer.text];
-      const [response] = responsesOf(answer.text, expected);
+      const [response] = responsesOf(answer, expected);
       return [respond(only, [partOutcome(answer.text, response!)], deps)];
     }
     const parts = calls.flatMap((c) => c.plan.parts);
@@ -114,7 +114,7 @@ async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProx
     const expected = { batchSize: parts.length };
     const answer = await deps.upstream.callRaw(body, expected, options);
     const outcomes = new Array<PartOutcome>(parts.length);
-    for (const response of responsesOf(answer.text, expected)) outcomes[response.id as number] = partOutcome(answer.text, response);
+    for (const response of responsesOf(answer, expected)) outcomes[response.id as number] = partOutcome(answer.text, response);
     let next = 0;
     return calls.map((call) => respond(call, outcomes.slice(next, (next += call.plan.parts.length)), deps));
   } catch (err) {
@@ -124,9 +124,9 @@ async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProx
   }
 }
 
-/** Where the responses sit in a checked answer (read again: the client hands over text, not positions). */
-function responsesOf(text: string, expected: ExpectedAnswer): ResponseView[] {
-  const responses = readAnswer(text, expected);
+/** Where the responses sit in a checked answer: as the client found them, or read again from its text. */
+function responsesOf(answer: RawAnswer, expected: ExpectedAnswer): ResponseView[] {
+  const responses = answer.responses ?? readAnswer(answer.text, expected);
   if (!responses) throw new UpstreamError("bad-response", "Upstream answer does not answer the request");
   return responses;
 }

@@ -53,6 +53,8 @@ export interface RawAnswer {
   text: string;
   readonly json: JsonRpcResponse | JsonRpcResponse[];
   url: string;
+  /** Where each response sits in `text`, in order of appearance; always set by `createUpstream`'s client. */
+  responses?: ResponseView[];
 }
 
 /** A JSON-RPC response object as validated here: `result` xor `error`. */
@@ -94,8 +96,7 @@ export function createUpstream(env: Pick<Env, "UPSTREAM_RPC_URL" | "UPSTREAM_ATT
       return { result: parseJson(sliceSpan(text, result!)) as T };
     },
     async callRaw(body, expected, options = {}) {
-      const { text, url } = await send(config, body, expected, options);
-      return rawAnswer(text, url);
+      return rawAnswer(await send(config, body, expected, options));
     },
   };
 }
@@ -195,11 +196,12 @@ function parseJson(text: string): unknown {
 }
 
 /** A RawAnswer whose `json` is built only if someone reads it (the proxy never does: it slices `text`). */
-function rawAnswer(text: string, url: string): RawAnswer {
+function rawAnswer({ text, url, responses }: ScannedAnswer): RawAnswer {
   let json: JsonRpcResponse | JsonRpcResponse[] | undefined;
   return {
     text,
     url,
+    responses,
     get json() {
       return (json ??= parseJson(text) as JsonRpcResponse | JsonRpcResponse[]);
     },
