@@ -39,6 +39,7 @@ const requireJsonContentType = createMiddleware<AppContext>(async (c, next) => {
 
 const rpcBodyLimit = bodyLimit({ maxSize: limits.maxRpcBodyBytes, onError: (c) => rpcError(c, 413, requestTooLarge(limits.maxRpcBodyBytes)) });
 
+/** The JSON-RPC route, mounted by the app before the REST middleware (it has its own key check and body cap). */
 export const rpcRoutes = new Hono<AppContext>()
   .post("/rpc", requireRpcApiKey, requireJsonContentType, rpcBodyLimit, async (c) => {
     const answer = await answerRpcBody(await c.req.text(), {

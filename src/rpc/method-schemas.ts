@@ -8,6 +8,7 @@ import { bool, externallyTagged, optional, pubkey, scalarOrObject, sequence, sig
  * Semantic limits (spans, counts, commitment floors) are in `method-limits.ts`.
  */
 
+/** Commitment levels (CommitmentLevel). */
 export const commitmentLevels = ["processed", "confirmed", "finalized"] as const;
 /** Account data encodings (UiAccountEncoding; `binary` is Agave's legacy name for base58). */
 export const accountEncodings = ["binary", "base58", "base64", "jsonParsed", "base64+zstd"] as const;

@@ -23,6 +23,7 @@ import { upstreamPlan, type UpstreamPlan } from "./upstream-plan";
  * re-encoded (a single uncached call's answer goes back exactly as the node sent it).
  */
 
+/** What answering a body needs from the request and the environment. */
 export interface RpcProxyDeps {
   upstream: Upstream;
   cache: Cache;

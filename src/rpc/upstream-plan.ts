@@ -17,6 +17,7 @@ export interface UpstreamPart {
   paramsText: string | undefined;
 }
 
+/** The upstream calls for one caller call, and how their results become its result. */
 export interface UpstreamPlan {
   parts: UpstreamPart[];
   /** Joins the parts' result texts into the caller's result text; absent for one-part plans. */

@@ -21,11 +21,13 @@ interface Circuit {
   probing: boolean;
 }
 
+/** When a circuit opens, and for how long. */
 export interface BreakerOptions {
   failureThreshold: number;
   openMs: number;
 }
 
+/** The circuits of every upstream URL one isolate talks to. */
 export class CircuitBreaker {
   private readonly circuits = new Map<string, Circuit>();
 

@@ -39,6 +39,7 @@ export class UpstreamError extends Error {
   }
 }
 
+/** How one call may be sent. */
 export interface UpstreamCallOptions {
   /** Safe to send twice (reads). Only idempotent calls are retried. Default false. */
   idempotent?: boolean;
@@ -65,6 +66,7 @@ export interface JsonRpcResponse {
   error?: RpcErrorObject;
 }
 
+/** The upstream JSON-RPC client (see `createUpstream`). */
 export interface Upstream {
   /** Stable name of this set of upstreams (same list → same key). */
   readonly clusterKey: string;
