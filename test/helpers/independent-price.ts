@@ -24,18 +24,23 @@ export interface IndependentPrice {
   quoteMint: string;
 }
 
+/** Slots seen by the reads of one computation: the result is only meaningful when they are all the same. */
+let slotsSeen: number[] = [];
+
 async function read(addresses: string[]) {
   const r = await rawAccounts(addresses);
+  slotsSeen.push(r.slot);
   return { slot: r.slot, get: (i: number) => r.data[i]! };
 }
 
 async function decimalsOf(mints: string[]): Promise<number[]> {
-  const r = await rawAccounts(mints);
-  return r.data.map((d) => mintDecimals(d!));
+  const r = await read(mints);
+  return mints.map((_, i) => mintDecimals(r.get(i)));
 }
 
 /** Price of `mint` from pool `pool` of `kind`. Orientation: the pool's pair is turned so that `mint` is the base. */
 export async function independentPrice(kind: string, pool: string, mint: string): Promise<IndependentPrice> {
+  slotsSeen = [];
   const first = await read([pool]);
   const p = first.get(0);
   let base: string, quote: string, quotePerBase: number, slot = first.slot;
@@ -134,17 +139,19 @@ export async function independentPrice(kind: string, pool: string, mint: string)
     default:
       throw new Error(`no independent computation for ${kind}`);
   }
+  // A block landed between two reads: report no slot, so the caller reads again.
+  if (new Set(slotsSeen).size > 1) slot = -1;
   if (base === mint) return { slot, price: quotePerBase, quoteMint: quote };
   if (quote === mint) return { slot, price: 1 / quotePerBase, quoteMint: base };
   throw new Error(`pool ${pool} does not trade ${mint}`);
 }
 
 /** SOL/USD from the Pyth PriceUpdateV2 at its mainnet address: price × 10^expo, with its publish time. */
-export async function independentSolUsd(): Promise<{ price: number; publishTime: number }> {
-  const r = await read(["7UVimffxr9ow1uXYxsr4LHAcV58mLzhmwaeKvJ1pjLiE"]);
-  const d = r.get(0);
+export async function independentSolUsd(): Promise<{ price: number; publishTime: number; slot: number }> {
+  const r = await rawAccounts(["7UVimffxr9ow1uXYxsr4LHAcV58mLzhmwaeKvJ1pjLiE"]);
+  const d = r.data[0]!;
   const o = u8(d, 40) === 1 ? 41 : 42; // verification level: Full = 1 byte, Partial = 2
-  return { price: Number(i64(d, o + 32)) * 10 ** i32(d, o + 48), publishTime: Number(i64(d, o + 52)) };
+  return { price: Number(i64(d, o + 32)) * 10 ** i32(d, o + 48), publishTime: Number(i64(d, o + 52)), slot: r.slot };
 }
 
 /**
