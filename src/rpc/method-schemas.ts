@@ -85,8 +85,6 @@ const signaturesConfig = struct("RpcSignaturesForAddressConfig", {
 });
 const blockProductionConfig = struct("RpcBlockProductionConfig", {
   commitment: optional(commitment),
-  // Not Agave's (it ignores the field), but @solana/web3.js 1.x sends `encoding: "base64"` with every getBlockProduction.
-  encoding: optional(variant(accountEncodings)),
   identity: optional(pubkey()),
   range: optional(struct("RpcBlockProductionConfigRange", { firstSlot: slot, lastSlot: optional(slot) })),
 });

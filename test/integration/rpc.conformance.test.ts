@@ -87,7 +87,7 @@ const cases: Case[] = [
   { name: "too few params", body: rpcRequest("getBlocksWithLimit", [5]), expected: invalidParams("`params` should have at least 2 argument(s)") },
   { name: "too many params", body: rpcRequest("getBlockTime", [5, 6]), expected: error(1, -32602, "Invalid parameters: Expected from 1 to 1 parameters.", JSON.stringify("Got: 2")) },
   { name: "unknown commitment", body: rpcRequest("getSlot", [{ commitment: "max" }]), expected: invalidParams("Invalid params: unknown variant `max`, expected one of `processed`, `confirmed`, `finalized`.") },
-  { name: "unknown config key", body: rpcRequest("getBalance", [key32, { comitment: "confirmed" }]), expected: invalidParams("Invalid params: unknown field `comitment`, expected `commitment` or `minContextSlot`.") },
+  { name: "unknown config key → ignored, answered as the node does", body: rpcRequest("getBalance", [key32, { comitment: "confirmed" }]), expected: "node" },
   { name: "unknown transactionDetails", body: rpcRequest("getBlock", [0, { transactionDetails: "all" }]), expected: invalidParams("Invalid params: unknown variant `all`, expected one of `full`, `accounts`, `signatures`, `none`.") },
   // ── the spec's limits, at N and N+1 ─────────────────────────────────────────────────────────────────
   { name: "getBlocks span 500,000 (N)", body: rpcRequest("getBlocks", [0, limits.maxSlotSpan]), expected: "node" },
