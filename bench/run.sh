@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run bench: localnet + the bundled worker under Miniflare (two instances: normal price TTL and TTL 0 for cold
 # numbers), then wrk load and latency scripts. Prints numbers; never fails CI (not part of npm test).
+# BENCH_ONLY=price stops after the price section; BENCH_SECONDS sets each wrk run's length (default 10).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true WRANGLER_SEND_ERROR_REPORTS=false
@@ -36,6 +37,7 @@ bench/wrk-report.sh "GET /api/v1/price (warm)" "$BASE/api/v1/price?ca=$MINT" -H 
 echo; echo "== price: cold latency and upstream requests"
 BASE_URL=$BASE COLD_BASE_URL=http://127.0.0.1:$COLD_PORT LOCALNET_URL=http://127.0.0.1:$LN_PORT API_KEY=$KEY node bench/price.mjs
 
+[ "${BENCH_ONLY:-}" = "price" ] && exit 0
 for extra in rpc overview; do
   if [ -f bench/$extra.mjs ]; then
     echo; echo "== $extra"

@@ -169,7 +169,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     const parsed = parseRpcBody(body);
     const called = methodsOf(parsed);
     const requestId = req.headers["x-request-id"];
-    stats.record(typeof requestId === "string" ? requestId : undefined, called, accountsRequestedBy(parsed));
+    stats.record(typeof requestId === "string" ? requestId : undefined, called, accountsRequestedBy(parsed), body);
     const fault: FaultMode | undefined = faults.take(called);
     switch (fault) {
       case "500":

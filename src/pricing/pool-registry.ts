@@ -28,10 +28,14 @@ const relatedSchema = z.record(z.string(), z.string());
 export async function registeredPoolsFor(db: D1Database, mints: readonly Address[]): Promise<Map<Address, RegisteredPool[]>> {
   const byMint = new Map<Address, RegisteredPool[]>();
   if (mints.length === 0) return byMint;
-  const marks = mints.map(() => "?").join(",");
+  // The mint list travels as one JSON parameter: D1 allows at most 100 bound parameters per statement.
+  const list = JSON.stringify(mints);
   const { results } = await db
-    .prepare(`SELECT address, kind, base_mint, quote_mint, related FROM pools WHERE base_mint IN (${marks}) OR quote_mint IN (${marks})`)
-    .bind(...mints, ...mints)
+    .prepare(
+      `SELECT address, kind, base_mint, quote_mint, related FROM pools
+       WHERE base_mint IN (SELECT value FROM json_each(?1)) OR quote_mint IN (SELECT value FROM json_each(?1))`,
+    )
+    .bind(list)
     .all();
   const wanted = new Set<string>(mints);
   for (const raw of results) {

@@ -7,6 +7,7 @@ import { getJson } from "../helpers/http";
 import { world } from "../helpers/localnet";
 import type { WorldManifest } from "../../localnet/src/chain/types";
 import { limits } from "../../src/limits";
+import { getAddressDecoder } from "@solana/kit";
 
 let key = "";
 let manifest: WorldManifest;
@@ -99,6 +100,19 @@ describe("bad input", () => {
     const over = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${list(limits.maxMintsPerPriceRequest + 1)}`, auth());
     expect(over.status).toBe(400);
     expect(over.body.error.message).toContain("Too many mints");
+  });
+
+  it("100 distinct cold addresses (none a known mint) → 200 with a 404 per item, never a 500", async () => {
+    const distinct = Array.from({ length: limits.maxMintsPerPriceRequest }, (_, i) => {
+      const bytes = new Uint8Array(32);
+      bytes[0] = i + 1;
+      bytes[31] = 7;
+      return getAddressDecoder().decode(bytes);
+    });
+    const res = await getJson<{ ca: string; success: boolean; error?: { code: number } }[]>(`/api/v1/price?ca=${distinct.join(",")}`, auth());
+    expect(res.status).toBe(200);
+    expect(res.body.map((r) => r.ca)).toEqual(distinct);
+    expect(res.body.every((r) => r.success === false && r.error?.code === 404)).toBe(true);
   });
 
   it("a malformed address inside a list → 400 naming it", async () => {

@@ -7,6 +7,8 @@ export interface RequestCounts {
   methods: Record<string, number>;
   /** addresses asked for by getMultipleAccounts / getAccountInfo */
   accounts: number;
+  /** the last request body seen (per request id only), so a benchmark can replay exactly what a service sent */
+  lastBody?: string;
 }
 
 const MAX_TRACKED_IDS = 10_000;
@@ -25,7 +27,7 @@ export class RequestStats {
   private total = emptyCounts();
   private readonly byRequestId = new Map<string, RequestCounts>();
 
-  record(requestId: string | undefined, methods: string[], accounts = 0): void {
+  record(requestId: string | undefined, methods: string[], accounts = 0, body?: string): void {
     add(this.total, methods, accounts);
     if (requestId === undefined) return;
     let counts = this.byRequestId.get(requestId);
@@ -34,6 +36,7 @@ export class RequestStats {
       this.byRequestId.set(requestId, (counts = emptyCounts()));
     }
     add(counts, methods, accounts);
+    if (body !== undefined && body.length <= 1_000_000) counts.lastBody = body;
   }
 
   get(requestId?: string): RequestCounts {
