@@ -43,6 +43,8 @@ const cold = await timeLoop(async () => (await fetch(`${COLD_BASE_URL}/api/v1/pr
 const direct = await timeLoop(async () => (await fetch(LOCALNET_URL, { method: "POST", headers: { "content-type": "application/json" }, body: gmaBody })).arrayBuffer());
 console.log(`cold price p50 ${ms(cold.p50)} p99 ${ms(cold.p99)}   the same getMultipleAccounts sent directly (${probe.accounts} addresses, ${probe.requests} request) p50 ${ms(direct.p50)} p99 ${ms(direct.p99)}   ratio p50 ${(cold.p50 / direct.p50).toFixed(2)}x`);
 
+if (process.env.COLD_ONLY) process.exit(0);
+
 // 2) Upstream HTTP requests per request, counted at localnet by request id.
 const run = Date.now();
 const coldCount = await countedPrice(COLD_BASE_URL, pick.mint, `bench-cold-${run}`);

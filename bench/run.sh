@@ -8,6 +8,8 @@ export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HI
 command -v wrk >/dev/null || { echo "installing wrk"; (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null 2>&1 || { echo "wrk unavailable"; exit 1; }; }
 
 LN_PORT=18899; WS_PORT=18900; PORT=18787; COLD_PORT=18788
+# A second localnet (same seed, same world) answering after RTT_MS, like a remote RPC provider, and a TTL-0 worker on it.
+RTT_MS=${RTT_MS:-25}; LN_RTT_PORT=18901; WS_RTT_PORT=18902; RTT_COLD_PORT=18789
 KEY="tmd_$(node -e 'console.log(require("crypto").randomBytes(24).toString("base64url"))')"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
@@ -16,26 +18,42 @@ trap cleanup EXIT
 npx wrangler deploy --dry-run --outdir dist >/tmp/bench-bundle.log 2>&1 || { cat /tmp/bench-bundle.log; exit 1; }
 echo "bundle: $(wc -c <dist/index.js) bytes, gzip $(gzip -c dist/index.js | wc -c) bytes"
 
-npx tsx localnet/main.ts --port $LN_PORT --ws-port $WS_PORT --seed 1 >/tmp/bench-localnet.log 2>&1 & pids+=($!)
-for _ in $(seq 1 100); do curl -sf http://127.0.0.1:$LN_PORT/health >/dev/null && break; sleep 0.2; done
-start_worker() { # port ttl
-  PORT=$1 PRICE_CACHE_TTL_MS=$2 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$LN_PORT UPSTREAM_WS_URL=ws://127.0.0.1:$WS_PORT \
-    METADATA_DEV_HOSTS=127.0.0.1:$LN_PORT node bench/serve-worker.mjs >/tmp/bench-worker-$1.log 2>&1 & pids+=($!)
+# 2 s slots: the chain stays live (fresh oracle, new swaps) without its block production competing with wrk for the 2 cores.
+npx tsx localnet/main.ts --port $LN_PORT --ws-port $WS_PORT --seed 1 --slot-ms 2000 >/tmp/bench-localnet.log 2>&1 & pids+=($!)
+npx tsx localnet/main.ts --port $LN_RTT_PORT --ws-port $WS_RTT_PORT --seed 1 --manual --latency-ms $RTT_MS >/tmp/bench-localnet-rtt.log 2>&1 & pids+=($!)
+for _ in $(seq 1 100); do curl -sf http://127.0.0.1:$LN_PORT/health >/dev/null && curl -sf http://127.0.0.1:$LN_RTT_PORT/health >/dev/null && break; sleep 0.2; done
+start_worker() { # port ttl [localnet port]
+  local ln=${3:-$LN_PORT}
+  PORT=$1 PRICE_CACHE_TTL_MS=$2 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$ln UPSTREAM_WS_URL=ws://127.0.0.1:$WS_PORT \
+    METADATA_DEV_HOSTS=127.0.0.1:$ln node bench/serve-worker.mjs >/tmp/bench-worker-$1.log 2>&1 & pids+=($!)
   for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$1.log && return 0; sleep 0.2; done
   cat /tmp/bench-worker-$1.log; return 1
 }
 start_worker $PORT 1000 || exit 1
 start_worker $COLD_PORT 0 || exit 1
+start_worker $RTT_COLD_PORT 0 $LN_RTT_PORT || exit 1
 BASE=http://127.0.0.1:$PORT
 MINT=$(curl -s http://127.0.0.1:$LN_PORT/__localnet/world | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const w=JSON.parse(s);const t=w.tokens.find(t=>t.venues.includes("pumpswap"))||w.tokens[0];console.log(t.mint)})')
 curl -s -H "x-api-key: $KEY" "$BASE/api/v1/price?ca=$MINT" >/dev/null
 
-echo; echo "== trivial route vs warm price (wrk -t1 -c50 -d${BENCH_SECONDS:-10}s, same run)"
-bench/wrk-report.sh "GET /health" "$BASE/health"
-bench/wrk-report.sh "GET /api/v1/price (warm)" "$BASE/api/v1/price?ca=$MINT" -H "x-api-key: $KEY"
+echo; echo "== trivial route vs warm price (wrk -t1 -c50 -d${BENCH_SECONDS:-10}s, interleaved 3 rounds, same run)"
+: >/tmp/bench-wrk.txt
+for round in 1 2 3; do
+  bench/wrk-report.sh "GET /health" "$BASE/health" | tee -a /tmp/bench-wrk.txt
+  bench/wrk-report.sh "GET /api/v1/price (warm)" "$BASE/api/v1/price?ca=$MINT" -H "x-api-key: $KEY" | tee -a /tmp/bench-wrk.txt
+done
+node -e '
+const lines=require("fs").readFileSync("/tmp/bench-wrk.txt","utf8").trim().split("\n");
+const rps=(label)=>lines.filter(l=>l.startsWith(label)).map(l=>Number(l.split(/\s+/).find((w,i,a)=>a[i+1]==="req/s"))).sort((a,b)=>a-b);
+const med=(a)=>a[Math.floor(a.length/2)];
+const h=med(rps("GET /health")), p=med(rps("GET /api/v1/price"));
+console.log(`median req/s: /health ${h}, warm price ${p}, ratio ${(p/h).toFixed(2)}x`);'
+
 
 echo; echo "== price: cold latency and upstream requests"
 BASE_URL=$BASE COLD_BASE_URL=http://127.0.0.1:$COLD_PORT LOCALNET_URL=http://127.0.0.1:$LN_PORT API_KEY=$KEY node bench/price.mjs
+echo "-- with a ${RTT_MS} ms upstream round trip (localnet --latency-ms $RTT_MS), as from a worker to a hosted RPC provider"
+BASE_URL=$BASE COLD_BASE_URL=http://127.0.0.1:$RTT_COLD_PORT LOCALNET_URL=http://127.0.0.1:$LN_RTT_PORT API_KEY=$KEY N=100 COLD_ONLY=1 node bench/price.mjs
 
 [ "${BENCH_ONLY:-}" = "price" ] && exit 0
 for extra in rpc overview; do

@@ -1,5 +1,5 @@
 /**
- * CLI: `npm run localnet -- [--port P] [--ws-port W] [--seed S] [--slot-ms N] [--manual] [--accounts DIR]...`
+ * CLI: `npm run localnet -- [--port P] [--ws-port W] [--seed S] [--slot-ms N] [--manual] [--latency-ms N] [--accounts DIR]...`
  * Starts the local Solana node stand-in, prints its URLs, and closes cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from "node:util";
@@ -13,6 +13,7 @@ const { values } = parseArgs({
     seed: { type: "string" },
     "slot-ms": { type: "string" },
     manual: { type: "boolean" },
+    "latency-ms": { type: "string" },
     accounts: { type: "string", multiple: true },
   },
 });
@@ -33,6 +34,7 @@ const localnet = await startLocalnet({
   host: values.host,
   seed: integer("seed", values.seed),
   slotMs: values.manual ? 0 : integer("slot-ms", values["slot-ms"]),
+  latencyMs: integer("latency-ms", values["latency-ms"]),
   accountsDirs: values.accounts,
 });
 

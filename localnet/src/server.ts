@@ -28,6 +28,8 @@ export interface LocalnetOptions {
   seed?: number;
   /** Milliseconds per slot (default 400); 0 = manual mode, slots advance only on demand. */
   slotMs?: number;
+  /** Added before every JSON-RPC HTTP answer: models a remote provider's round trip (benchmarks). Default 0. */
+  latencyMs?: number;
   /** Directories of account fixtures (JSON) loaded at genesis, over the world's accounts. */
   accountsDirs?: string[];
   /** Slots between processed and finalized (default 32). */
@@ -96,6 +98,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const host = options.host ?? "127.0.0.1";
   const seed = options.seed ?? 1;
   const slotMs = options.slotMs ?? 400;
+  const latencyMs = options.latencyMs ?? 0;
   const requestedPort = options.port ?? 8899;
   const requestedWsPort = options.wsPort ?? (requestedPort === 0 ? 0 : requestedPort + 1);
 
@@ -207,7 +210,10 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
         const reply = await handleAdmin(req.method ?? "GET", url, body, adminDeps);
         return send(res, reply.status, stringifyJson(reply.body), { "content-type": JSON_TYPE });
       }
-      if (req.method === "POST") return answerRpc(body, req, res);
+      if (req.method === "POST") {
+        if (latencyMs > 0) return void setTimeout(() => answerRpc(body, req, res), latencyMs);
+        return answerRpc(body, req, res);
+      }
       if (req.method === "GET" && url.pathname === "/health") return send(res, 200, "ok", { "content-type": "text/plain" });
       const reply = req.method === "GET" ? world.http(url.pathname) : undefined;
       if (!reply) return send(res, 404, "Not Found", { "content-type": "text/plain" });

@@ -8,6 +8,8 @@ import type { PriceRecord } from "./price-record";
 export interface CachedPrice {
   record: PriceRecord;
   storedAt: number;
+  /** the record as JSON, serialised on first use: a warm hit answers with these bytes */
+  json?: string;
 }
 
 const l1 = new Map<string, CachedPrice>();
@@ -28,6 +30,13 @@ export class PriceCache {
   freshLocal(key: string, now = Date.now()): PriceRecord | undefined {
     const hit = l1.get(key);
     return hit && now - hit.storedAt < this.ttlMs ? hit.record : undefined;
+  }
+
+  /** The JSON text of a fresh isolate-map entry (serialised once per entry): the warm path's whole answer. */
+  freshLocalJson(key: string, now = Date.now()): string | undefined {
+    const hit = l1.get(key);
+    if (!hit || now - hit.storedAt >= this.ttlMs) return undefined;
+    return (hit.json ??= JSON.stringify(hit.record));
   }
 
   /** Fresh entry from the isolate map or the Cache API. */
@@ -51,7 +60,7 @@ export class PriceCache {
 
   /** Stores in both levels; the Cache API write is handed to `waitUntil` so it never delays the answer. */
   put(key: string, record: PriceRecord, waitUntil: (p: Promise<unknown>) => void, now = Date.now()): void {
-    const entry = { record, storedAt: now };
+    const entry: CachedPrice = { record, storedAt: now };
     remember(key, entry);
     if (!this.cache) return;
     const body = JSON.stringify(entry);

@@ -45,6 +45,7 @@ const derived = new Map<Address, Promise<Candidate[]>>();
 const relatedOfPool = new Map<Address, Address[]>();
 const registryMemo = new Map<Address, { until: number; pools: Candidate[] }>();
 const registryTtlMs = 30_000;
+const inflightPrices = new Map<string, Promise<PriceOutcome>>();
 
 /**
  * Prices mints: cache first (isolate map, then Cache API), then ONE batched account read for every miss — mints, derived
@@ -65,6 +66,36 @@ export async function priceMints(deps: PriceDeps, mints: readonly Address[], que
   }
   if (misses.length === 0) return out;
 
+  // Identical prices being computed in this isolate are shared: when a hot entry expires, the concurrent requests
+  // that all miss it wait for one computation instead of each reading, evaluating and writing the cache.
+  const pending: [Address, Promise<PriceOutcome>][] = [];
+  const mine: Address[] = [];
+  for (const mint of misses) {
+    const running = inflightPrices.get(priceCacheKey(scope, mint, query.poolId));
+    if (running) pending.push([mint, running]);
+    else mine.push(mint);
+  }
+  if (mine.length > 0) {
+    const batch = resolveMisses(deps, mine, query, scope, now);
+    for (const mint of mine) {
+      const key = priceCacheKey(scope, mint, query.poolId);
+      const outcome = batch.then((m) => m.get(mint)!);
+      inflightPrices.set(key, outcome);
+      outcome
+        .finally(() => {
+          if (inflightPrices.get(key) === outcome) inflightPrices.delete(key);
+        })
+        .catch(() => undefined);
+      pending.push([mint, outcome]);
+    }
+  }
+  for (const [mint, outcome] of pending) out.set(mint, await outcome);
+  return out;
+}
+
+/** Misses of the isolate map: the shared cache, then one cold read; on upstream failure, stale records or errors. */
+async function resolveMisses(deps: PriceDeps, misses: Address[], query: PriceQuery, scope: string, now: () => number): Promise<Map<Address, PriceOutcome>> {
+  const out = new Map<Address, PriceOutcome>();
   const shared = await Promise.all(misses.map((m) => deps.cache.fresh(priceCacheKey(scope, m, query.poolId), now())));
   const cold = misses.filter((mint, i) => {
     const hit = shared[i];
