@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
-import { world } from "../helpers/localnet";
+import { advance, world } from "../helpers/localnet";
 import { independentPrice, independentSolUsd } from "../helpers/independent-price";
 import type { WorldManifest } from "../../localnet/src/chain/types";
 
@@ -25,7 +25,7 @@ const price = async (mint: string) => getJson<Record>(`/api/v1/price?ca=${mint}`
 
 /** Other test files move the same chain: repeat until the record and the independent reads share one slot. */
 async function atOneSlot<T>(attempt: () => Promise<{ slots: number[]; value: T } | undefined>): Promise<T> {
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 20; i++) {
     const got = await attempt();
     if (got && new Set(got.slots).size === 1) return got.value;
     await new Promise((r) => setTimeout(r, 1100)); // past the price TTL
@@ -48,6 +48,8 @@ describe("SOL/USD", () => {
 
   it("uses the Pyth account while it is fresh, and the SOL/USDC pool once it is older than 60 s", async () => {
     const token = manifest.tokens.find((t) => t.tags.includes("graduated"))!;
+    // The world's arbitrage bot pulls the SOL/USDC pool to the oracle every slot and swaps after it move it off again:
+    // the stale case is only measured at a slot where the two sources differ, or it could not tell which was used.
     vi.useFakeTimers({ toFake: ["Date"] });
     // Given the oracle's publish time is fresh relative to the worker's clock
     const fresh = await atOneSlot(async () => {
@@ -63,10 +65,14 @@ describe("SOL/USD", () => {
       vi.setSystemTime((oracle.publishTime + 61) * 1000 + Math.random() * 500);
       const res = await price(token.mint);
       const pool = await independentPrice("raydium-clmm", manifest.wellKnown.solUsdcPool!, WSOL);
+      if (relErr(pool.price, oracle.price) <= 1e-6) {
+        await advance(1); // the sources coincide at this slot: move on to one that tells them apart
+        return undefined;
+      }
       return { slots: [oracle.slot, res.body.slot, pool.slot], value: { oracle, pool, res: res.body } };
     });
     // Then SOL/USD comes from the SOL/USDC pool, which differs from the oracle, so the test tells them apart
     expect(relErr(Number(stale.res.priceInUsd) / Number(stale.res.priceInSol), stale.pool.price)).toBeLessThanOrEqual(1e-9);
-    expect(relErr(stale.pool.price, stale.oracle.price)).toBeGreaterThan(1e-9);
+    expect(relErr(stale.pool.price, stale.oracle.price)).toBeGreaterThan(1e-7);
   });
 });
