@@ -41,6 +41,8 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/integration/**/*.test.ts"],
+            // One shared localnet: files run one after another so one file's slot advances never land mid-check in another.
+            fileParallelism: false,
             globalSetup: ["./test/global-setup.ts"],
             setupFiles: ["./test/apply-migrations.ts"],
             testTimeout: 30_000,
