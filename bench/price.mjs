@@ -23,13 +23,11 @@ async function timeLoop(fn) {
 }
 const ms = (x) => `${x.toFixed(2)} ms`;
 
-async function stats(id) {
-  return (await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${id}`)).json()).requests;
-}
 async function countedPrice(base, ca, id) {
   const res = await fetch(`${base}/api/v1/price?ca=${ca}`, { headers: { ...headers, "x-request-id": id } });
   await res.arrayBuffer();
-  return { status: res.status, requests: await stats(id) };
+  const counts = await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${id}`)).json();
+  return { status: res.status, requests: counts.requests, accounts: counts.accounts };
 }
 
 // 1) Cold price (every request misses the price cache: TTL 0) next to the SAME upstream request sent directly: the body
@@ -53,4 +51,8 @@ const warmCount = await countedPrice(BASE_URL, pick.mint, `bench-warm-${run}`);
 const hundred = manifest.tokens.map((t) => t.mint).slice(0, 100);
 while (hundred.length < 100) hundred.push(hundred[hundred.length % manifest.tokens.length]);
 const listCount = await countedPrice(COLD_BASE_URL, hundred.join(","), `bench-100-${run}`);
-console.log(`upstream requests: cold single ${coldCount.requests}, warm single ${warmCount.requests}, cold ${new Set(hundred).size} distinct mints ${listCount.requests} (HTTP ${coldCount.status}/${warmCount.status}/${listCount.status})`);
+console.log(
+  `upstream requests: cold single ${coldCount.requests} (${coldCount.accounts} addresses), warm single ${warmCount.requests}, ` +
+    `100 mints (${new Set(hundred).size} distinct) ${listCount.requests} for ${listCount.accounts} addresses (ceil/100 = ${Math.ceil(listCount.accounts / 100)}) ` +
+    `(HTTP ${coldCount.status}/${warmCount.status}/${listCount.status})`,
+);
