@@ -29,13 +29,13 @@ export class PriceCache {
   /** Fresh entry from the isolate map only: no I/O. */
   freshLocal(key: string, now = Date.now()): PriceRecord | undefined {
     const hit = l1.get(key);
-    return hit && now - hit.storedAt < this.ttlMs ? hit.record : undefined;
+    return hit && isFresh(hit, now, this.ttlMs) ? hit.record : undefined;
   }
 
   /** The JSON text of a fresh isolate-map entry (serialised once per entry): the warm path's whole answer. */
   freshLocalJson(key: string, now = Date.now()): string | undefined {
     const hit = l1.get(key);
-    if (!hit || now - hit.storedAt >= this.ttlMs) return undefined;
+    if (!hit || !isFresh(hit, now, this.ttlMs)) return undefined;
     return (hit.json ??= JSON.stringify(hit.record));
   }
 
@@ -44,7 +44,7 @@ export class PriceCache {
     const local = this.freshLocal(key, now);
     if (local) return local;
     const shared = await this.readShared(key);
-    if (shared && now - shared.storedAt < this.ttlMs) {
+    if (shared && isFresh(shared, now, this.ttlMs)) {
       remember(key, shared);
       return shared.record;
     }
@@ -81,6 +81,12 @@ export class PriceCache {
       return undefined;
     }
   }
+}
+
+/** Younger than the TTL — and not from the future: if the clock stepped back, the entry's age is unknown. */
+function isFresh(entry: CachedPrice, now: number, ttlMs: number): boolean {
+  const age = now - entry.storedAt;
+  return age >= 0 && age < ttlMs;
 }
 
 function remember(key: string, entry: CachedPrice): void {

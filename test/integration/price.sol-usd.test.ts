@@ -50,11 +50,15 @@ describe("SOL/USD", () => {
     const token = manifest.tokens.find((t) => t.tags.includes("graduated"))!;
     // The world's arbitrage bot pulls the SOL/USDC pool to the oracle every slot and swaps after it move it off again:
     // the stale case is only measured at a slot where the two sources differ, or it could not tell which was used.
+    // The worker's clock is set relative to the oracle's publish time, and only ever forward (like a real clock).
+    let clock = Date.now();
+    const setClock = (ms: number) => vi.setSystemTime((clock = Math.max(ms, clock + 1)));
+    await advance(1); // a publish time of about now, so "5 s after it" is not behind the clock
     vi.useFakeTimers({ toFake: ["Date"] });
     // Given the oracle's publish time is fresh relative to the worker's clock
     const fresh = await atOneSlot(async () => {
       const oracle = await independentSolUsd();
-      vi.setSystemTime((oracle.publishTime + 5) * 1000 + Math.random() * 500);
+      setClock(Math.max((oracle.publishTime + 5) * 1000, clock + 1100)); // fresh, and past the price TTL of a retry
       const res = await price(token.mint);
       return { slots: [oracle.slot, res.body.slot], value: { oracle, res: res.body } };
     });
@@ -62,7 +66,7 @@ describe("SOL/USD", () => {
     // When the clock is 61 s past the publish time (and so past the price TTL too)
     const stale = await atOneSlot(async () => {
       const oracle = await independentSolUsd();
-      vi.setSystemTime((oracle.publishTime + 61) * 1000 + Math.random() * 500);
+      setClock(Math.max((oracle.publishTime + 61) * 1000, clock + 1100)); // stale, and past the price TTL
       const res = await price(token.mint);
       const pool = await independentPrice("raydium-clmm", manifest.wellKnown.solUsdcPool!, WSOL);
       if (relErr(pool.price, oracle.price) <= 1e-6) {
