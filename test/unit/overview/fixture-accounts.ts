@@ -4,6 +4,7 @@
  * `{address, owner, data:[b64,"base64"]}` and solana-cli `{pubkey, account:{owner, data:[b64,"base64"]}}`.
  */
 import { readFileSync } from "node:fs";
+import { AccountDecodeError } from "../../../src/overview/token-metadata/account-decode-error";
 import { fileURLToPath } from "node:url";
 
 const FIXTURES_ROOT = fileURLToPath(new URL("../../../../shared/fixtures/accounts/", import.meta.url));
@@ -29,4 +30,22 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A copy of `data` with bytes overwritten at the given offsets (hostile variants of a real account). */
+export function patched(data: Uint8Array, patches: Record<number, number[]>): Uint8Array {
+  const copy = data.slice();
+  for (const [offset, bytes] of Object.entries(patches)) copy.set(bytes, Number(offset));
+  return copy;
+}
+
+/** The typed decode error code a decoder throws, "no error" when it decodes; anything else is rethrown. */
+export function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AccountDecodeError) return error.code;
+    throw error;
+  }
+  return "no error";
 }

@@ -8,7 +8,7 @@ import {
   findMetadataPda,
   METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS,
 } from "../../../src/overview/token-metadata/metaplex-metadata";
-import { loadAccountFixture, seededRandom } from "./fixture-accounts";
+import { codeOf, loadAccountFixture, patched, seededRandom } from "./fixture-accounts";
 
 const faulty = loadAccountFixture("metaplex/metadata_13gxS4r6_faulty_NFT.json");
 const gooberg = loadAccountFixture("metaplex/metadata_Gooberg2235_NFT.json");
@@ -21,22 +21,6 @@ const bonk = loadAccountFixture("metaplex/metadata_FDZZbyY9_BONK_fungible.json")
  * edition_nonce Option @324..325 | token_standard Option @326..327 | collection/uses/details None @328..330.
  */
 const BONK = { nameLen: 65, symbolLen: 101, creatorsTag: 321, primarySale: 322, editionTag: 324, standardTag: 326, standard: 327 };
-
-function patched(data: Uint8Array, patches: Record<number, number[]>): Uint8Array {
-  const copy = data.slice();
-  for (const [offset, bytes] of Object.entries(patches)) copy.set(bytes, Number(offset));
-  return copy;
-}
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AccountDecodeError) return error.code;
-    throw error;
-  }
-  return "no error";
-}
 
 describe("decodeMetaplexMetadataAccount on real mainnet accounts", () => {
   it("decodes the 'faulty' Boryoku Dragonz NFT despite garbage after edition_nonce (values asserted by mpl-token-metadata's test)", () => {

@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { AccountDecodeError } from "../../../src/overview/token-metadata/account-decode-error";
 import { decodeMintAccount, TOKEN_PROGRAM_ADDRESS } from "../../../src/overview/token-metadata/mint-account";
-import { loadAccountFixture } from "./fixture-accounts";
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AccountDecodeError) return error.code;
-    throw error;
-  }
-  return "no error";
-}
+import { codeOf, loadAccountFixture } from "./fixture-accounts";
 
 describe("decodeMintAccount on real mints", () => {
   it.each([

@@ -7,21 +7,11 @@ import {
   transferFeeAtEpoch,
   type TransferFeeConfig,
 } from "../../../src/overview/token-metadata/token-2022-extensions";
-import { loadAccountFixture, seededRandom } from "./fixture-accounts";
+import { codeOf, loadAccountFixture, seededRandom } from "./fixture-accounts";
 
 const b4r = loadAccountFixture("token-2022/mint_B4rGSdcB_with_extensions.json");
 const btsl = loadAccountFixture("token-2022/mint_BtSLwAFD_with_extensions_vixen.json");
 const METEORA_TEST_WALLET = "FXBXnxEEfwZJA1xnyJzKEhhJXmussKXKRdq5cAh19dbC";
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AccountDecodeError) return error.code;
-    throw error;
-  }
-  return "no error";
-}
 
 // --- synthetic mints: the real B4rGSdcB base (82 B + padding + AccountType=1 @165) followed by our own TLV list ---
 const base = b4r.data.slice(0, 166);
