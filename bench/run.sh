@@ -12,20 +12,21 @@ LN_PORT=18899; WS_PORT=18900; PORT=18787; COLD_PORT=18788
 RTT_MS=${RTT_MS:-25}; LN_RTT_PORT=18901; WS_RTT_PORT=18902; RTT_COLD_PORT=18789
 KEY="tmd_$(node -e 'console.log(require("crypto").randomBytes(24).toString("base64url"))')"
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+# Each service runs in its own process group (setsid), so cleanup stops it with every child (npx → tsx → node).
+cleanup() { for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap cleanup EXIT
 
 npx wrangler deploy --dry-run --outdir dist >/tmp/bench-bundle.log 2>&1 || { cat /tmp/bench-bundle.log; exit 1; }
 echo "bundle: $(wc -c <dist/index.js) bytes, gzip $(gzip -c dist/index.js | wc -c) bytes"
 
 # 2 s slots: the chain stays live (fresh oracle, new swaps) without its block production competing with wrk for the 2 cores.
-npx tsx localnet/main.ts --port $LN_PORT --ws-port $WS_PORT --seed 1 --slot-ms 2000 >/tmp/bench-localnet.log 2>&1 & pids+=($!)
-npx tsx localnet/main.ts --port $LN_RTT_PORT --ws-port $WS_RTT_PORT --seed 1 --manual --latency-ms $RTT_MS >/tmp/bench-localnet-rtt.log 2>&1 & pids+=($!)
+setsid npx tsx localnet/main.ts --port $LN_PORT --ws-port $WS_PORT --seed 1 --slot-ms 2000 >/tmp/bench-localnet.log 2>&1 & pids+=($!)
+setsid npx tsx localnet/main.ts --port $LN_RTT_PORT --ws-port $WS_RTT_PORT --seed 1 --manual --latency-ms $RTT_MS >/tmp/bench-localnet-rtt.log 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do curl -sf http://127.0.0.1:$LN_PORT/health >/dev/null && curl -sf http://127.0.0.1:$LN_RTT_PORT/health >/dev/null && break; sleep 0.2; done
 start_worker() { # port ttl [localnet port]
   local ln=${3:-$LN_PORT}
   PORT=$1 PRICE_CACHE_TTL_MS=$2 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$ln UPSTREAM_WS_URL=ws://127.0.0.1:$WS_PORT \
-    METADATA_DEV_HOSTS=127.0.0.1:$ln node bench/serve-worker.mjs >/tmp/bench-worker-$1.log 2>&1 & pids+=($!)
+    METADATA_DEV_HOSTS=127.0.0.1:$ln setsid node bench/serve-worker.mjs >/tmp/bench-worker-$1.log 2>&1 & pids+=($!)
   for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$1.log && return 0; sleep 0.2; done
   cat /tmp/bench-worker-$1.log; return 1
 }
