@@ -389,8 +389,3 @@ async function registryCandidates(db: D1Database, mints: Address[], now: number)
   }
   return out;
 }
-
-/** Lets the cron / tests drop what this isolate learned about registry pools. */
-export function forgetRegistryMemo(): void {
-  registryMemo.clear();
-}
