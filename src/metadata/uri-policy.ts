@@ -16,12 +16,16 @@
  * 4. Host, judged on the WHATWG-normalised host (`new URL()` turns `2130706433`, `0177.0.0.1`, `0x7f.1`, `127.1`,
  *    full-width digits and ideographic dots into `127.0.0.1`, and IDN into punycode, exactly as `fetch` will):
  *    - IPv4 literal: only ipaddr.js range `unicast` (no private, loopback, link-local incl. 169.254.169.254, CGNAT,
- *      multicast, broadcast, unspecified, reserved, documentation or benchmarking addresses);
- *    - IPv6 literal: only range `unicast` and not `0000::/16` (loopback, unspecified, IPv4-mapped/compatible/translated
- *      forms, NAT64 `64:ff9b::/96`, 6to4, Teredo, ULA `fc00::/7`, link-local `fe80::/10`, multicast are all refused);
+ *      multicast, broadcast, unspecified, reserved, documentation or benchmarking addresses), and not in
+ *      {@link FORBIDDEN_IPV4_RANGES} (public-looking addresses that are cloud-internal, e.g. Azure's wireserver);
+ *    - IPv6 literal: only range `unicast`, not `0000::/16` (loopback, unspecified, IPv4-mapped/compatible/translated
+ *      forms, NAT64 `64:ff9b::/96`, 6to4, Teredo, ULA `fc00::/7`, link-local `fe80::/10`, multicast are all refused),
+ *      and not in {@link FORBIDDEN_IPV6_RANGES} (named here so the rule does not depend on ipaddr.js's range table);
  *    - DNS name: LDH labels, at least two labels, no trailing dot, not a special-use/internal TLD (`localhost`,
- *      `local`, `internal`, `arpa`, `test`, ...), not a wildcard-DNS service that maps names to embedded IPs
- *      (`nip.io`, `sslip.io`, ...), no four numeric labels in a row.
+ *      `local`, `internal`, `svc`, `arpa`, `test`, ...) or cluster-internal suffix (`cluster.local`), not a
+ *      wildcard-DNS service that maps names to embedded IPs (`nip.io`, `sslip.io`, ...), no four numeric labels in a row.
+ * 5. `ipfs://` and `ar://` paths: no `.`/`..` segment and no encoded separator at ANY depth of percent-decoding
+ *    (`%2e`, `%252e`, `%25252e`...), because a gateway (or a proxy in front of it) may decode more than once.
  *
  * Residual risk, accepted: a public DNS name may resolve to a private address (or be rebound to one between
  * requests). Workers cannot resolve DNS, so that cannot be checked here; Cloudflare's egress from Workers does not
@@ -72,13 +76,39 @@ const PATH_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]*$/;
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const DOTTED_IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
-/** Special-use and de-facto private TLDs (RFC 6761, RFC 6762, RFC 8375, RFC 9476, ICANN's `.internal`, common LAN names). */
+/**
+ * Special-use and de-facto private TLDs (RFC 6761, RFC 6762, RFC 8375, RFC 9476, ICANN's `.internal`, common LAN
+ * names, Kubernetes service names `<service>.<namespace>.svc`).
+ */
 const FORBIDDEN_TLDS = new Set([
   "localhost", "local", "internal", "localdomain", "lan", "home", "corp", "intranet", "private",
-  "arpa", "onion", "test", "invalid", "example", "alt",
+  "arpa", "onion", "test", "invalid", "example", "alt", "svc",
 ]);
-/** Public wildcard-DNS services whose names resolve to an IP written inside them (`10.0.0.1.nip.io`). */
-const FORBIDDEN_DOMAINS = ["nip.io", "sslip.io", "xip.io", "localtest.me", "lvh.me", "vcap.me", "traefik.me"];
+/**
+ * Suffixes refused with everything under them: public wildcard-DNS services whose names resolve to an IP written
+ * inside them (`10.0.0.1.nip.io`), and Kubernetes' cluster domain (already under `.local`, named so it stays refused).
+ */
+const FORBIDDEN_DOMAINS = ["nip.io", "sslip.io", "xip.io", "localtest.me", "lvh.me", "vcap.me", "traefik.me", "cluster.local"];
+
+/** IPv4 ranges that ipaddr.js calls `unicast` but are internal to a cloud: refused in every spelling the parser folds. */
+const FORBIDDEN_IPV4_RANGES: readonly (readonly [string, number])[] = [
+  ["168.63.129.16", 32], // Azure wireserver / host agent (DHCP, DNS, health probes, VM extension config)
+];
+/**
+ * IPv6 ranges refused by name, whatever ipaddr.js's version calls them. Most are also outside `unicast` in
+ * ipaddr.js 2.5; listing them keeps the policy auditable on its own.
+ */
+const FORBIDDEN_IPV6_RANGES: readonly (readonly [string, number])[] = [
+  ["64:ff9b::", 96], // NAT64 well-known prefix (RFC 6052): reaches IPv4 targets, private ones included
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215)
+  ["2001:db8::", 32], // documentation (RFC 3849)
+  ["3fff::", 20], // documentation (RFC 9637)
+  ["5f00::", 16], // SRv6 segment identifiers (RFC 9602)
+];
+const IPV4_DENYLIST = FORBIDDEN_IPV4_RANGES.map(([ip, bits]) => [ipaddr.IPv4.parse(ip), bits] as const);
+const IPV6_DENYLIST = FORBIDDEN_IPV6_RANGES.map(([ip, bits]) => [ipaddr.IPv6.parse(ip), bits] as const);
+/** Percent-decoding rounds tried on a gateway path before giving up on it (each round must change something). */
+const MAX_DECODE_ROUNDS = 4;
 
 const reject = (reason: UriRejectionReason): UriCheckResult => ({ ok: false, reason });
 
@@ -141,11 +171,7 @@ function isAllowedDevHost(url: URL, allowedDevHosts: readonly string[]): boolean
 /** Returns why a WHATWG-normalised hostname is forbidden, or null when it is a public target. */
 function checkHostname(hostname: string): "forbidden_ip" | "forbidden_hostname" | null {
   if (hostname.startsWith("[")) return isPublicIpv6(hostname.slice(1, -1)) ? null : "forbidden_ip";
-  if (DOTTED_IPV4.test(hostname)) {
-    return ipaddr.IPv4.isValidFourPartDecimal(hostname) && ipaddr.IPv4.parse(hostname).range() === "unicast"
-      ? null
-      : "forbidden_ip";
-  }
+  if (DOTTED_IPV4.test(hostname)) return isPublicIpv4(hostname) ? null : "forbidden_ip";
 
   if (hostname.length > 253 || hostname.endsWith(".")) return "forbidden_hostname";
   const labels = hostname.split(".");
@@ -161,11 +187,21 @@ function checkHostname(hostname: string): "forbidden_ip" | "forbidden_hostname" 
   return null;
 }
 
+function isPublicIpv4(text: string): boolean {
+  if (!ipaddr.IPv4.isValidFourPartDecimal(text)) return false;
+  const address = ipaddr.IPv4.parse(text);
+  return address.range() === "unicast" && !IPV4_DENYLIST.some(([range, bits]) => address.match(range, bits));
+}
+
 function isPublicIpv6(text: string): boolean {
   if (!ipaddr.IPv6.isValid(text)) return false;
   const address = ipaddr.IPv6.parse(text);
   // ipaddr.js calls IPv4-compatible `::7f00:1` "unicast"; nothing public lives in 0000::/16, so refuse it wholesale.
-  return address.range() === "unicast" && address.parts[0] !== 0;
+  return (
+    address.range() === "unicast" &&
+    address.parts[0] !== 0 &&
+    !IPV6_DENYLIST.some(([range, bits]) => address.match(range, bits))
+  );
 }
 
 function rewriteOntoGateway(
@@ -177,17 +213,40 @@ function rewriteOntoGateway(
 ): UriCheckResult {
   if (!match) return reject(invalid);
   const [, id = "", path = "", query = ""] = match;
-  if (!path.split("/").every((segment) => PATH_SEGMENT.test(segment) && segment !== "." && segment !== "..")) {
-    return reject(invalid);
-  }
-  // Encoded dots/slashes/backslashes could climb out of the gateway prefix once a gateway decodes them.
-  if (/%(?:2e|2f|5c)/i.test(path)) return reject(invalid);
+  if (!path.split("/").every((segment) => PATH_SEGMENT.test(segment))) return reject(invalid);
+  if (!isFlatGatewayPath(path)) return reject(invalid);
 
   const base = gatewayBase(gateway, defaultGatewayPath);
   if (!base) return reject("gateway_misconfigured");
   const checked = checkHttpUrl(parseUrl(`${base}${id}${path}${query}`), policy);
   if (checked.ok && !checked.url.href.startsWith(base)) return reject(invalid);
   return checked;
+}
+
+/**
+ * True when no depth of percent-decoding turns `path` into one that climbs out of (or re-roots inside) the gateway
+ * prefix: decodes until no `%` is left (at most {@link MAX_DECODE_ROUNDS} rounds; malformed escapes refused), and
+ * every stage, as is and after NFKC (`%EF%BC%8E` is `．`, which NFKC folds to `.`), must keep its separators, have no
+ * control character and no `.`/`..` segment. An encoded `.` `/` `\` at any stage (`%2e`, `%252e`) is refused
+ * outright: no real CID path needs one, and `%2e%2e` is `..` to most gateways.
+ */
+function isFlatGatewayPath(path: string): boolean {
+  const segments = path.split("/").length;
+  let current = path;
+  for (let round = 0; ; round++) {
+    for (const form of [current, current.normalize("NFKC")]) {
+      if (/%(?:2e|2f|5c)/i.test(form) || /[\\\u0000-\u001f\u007f]/.test(form)) return false;
+      const parts = form.split("/");
+      if (parts.length !== segments || parts.some((segment) => segment === "." || segment === "..")) return false;
+    }
+    if (!current.includes("%")) return true;
+    if (round === MAX_DECODE_ROUNDS) return false;
+    try {
+      current = decodeURIComponent(current);
+    } catch {
+      return false; // `%zz`, `%u002e`, a lone `%` or invalid UTF-8: a gateway would guess, so we refuse
+    }
+  }
 }
 
 /** Normalises a configured gateway to `origin + path/`; null if it is not a plain http(s) base URL. */

@@ -227,3 +227,96 @@ describe("checkMetadataUri accepts and normalises good URIs", () => {
     expect(result.ok).toBe(true);
   });
 });
+
+describe("checkMetadataUri: audit additions (issue 8)", () => {
+  it.each([
+    "https://kubernetes.default.svc/",
+    "https://redis.prod.svc/token.json",
+    "https://KUBERNETES.DEFAULT.SVC/",
+    "https://kubernetes.default.svc.cluster.local/",
+    "https://api.cluster.local/",
+    "https://metadata.google.internal/",
+    "https://vault.corp.internal/token.json",
+  ])("refuses the cluster- or cloud-internal name %s", (uri) => {
+    expect(checkMetadataUri(uri, production)).toEqual({ ok: false, reason: "forbidden_hostname" });
+  });
+
+  it.each([
+    "https://svc.example.com/m.json",
+    "https://internal.example.com/m.json",
+    "https://cluster.local.example.com/m.json",
+  ])("still accepts a public name that merely contains those words: %s", (uri) => {
+    expect(checkMetadataUri(uri, production).ok).toBe(true);
+  });
+
+  it.each([
+    "https://168.63.129.16/machine?comp=goalstate",
+    "https://2822734096/", // decimal integer
+    "https://0xa83f8110/", // hex integer
+    "https://0xA8.0x3F.0x81.0x10/", // hex per octet
+    "https://0250.077.0201.020/", // octal per octet
+    "https://168.63.33040/", // three-part short form
+    "https://１６８.６３.１２９.１６/", // full-width digits
+    "https://168。63。129。16/", // ideographic full stops
+    "https://[::ffff:168.63.129.16]/", // IPv4-mapped
+    "https://[::ffff:a83f:8110]/",
+    "https://[64:ff9b::a83f:8110]/", // NAT64
+    "https://[64:ff9b:1::a83f:8110]/", // local-use NAT64
+  ])("refuses Azure's wireserver 168.63.129.16 spelled %s", (uri) => {
+    expect(checkMetadataUri(uri, production)).toEqual({ ok: false, reason: "forbidden_ip" });
+  });
+
+  it("still accepts the addresses either side of the wireserver", () => {
+    expect(checkMetadataUri("https://168.63.129.15/", production).ok).toBe(true);
+    expect(checkMetadataUri("https://168.63.129.17/", production).ok).toBe(true);
+  });
+
+  it.each([
+    "https://[64:ff9b:1::1]/", // local-use NAT64 64:ff9b:1::/48 (RFC 8215)
+    "https://[64:ff9b:1:ffff:ffff:ffff:ffff:ffff]/",
+    "https://[3fff::1]/", // documentation 3fff::/20 (RFC 9637)
+    "https://[3fff:fff:ffff::1]/",
+    "https://[5f00::1]/", // SRv6 SIDs 5f00::/16 (RFC 9602)
+    "https://[5f00:ffff:ffff::1]/",
+  ])("refuses the IPv6 range of %s", (uri) => {
+    expect(checkMetadataUri(uri, production)).toEqual({ ok: false, reason: "forbidden_ip" });
+  });
+
+  it.each(["https://[64:ff9b:2::1]/", "https://[3fff:1000::1]/", "https://[5f01::1]/"])(
+    "still accepts the public IPv6 just outside those ranges: %s",
+    (uri) => {
+      expect(checkMetadataUri(uri, production).ok).toBe(true);
+    },
+  );
+
+  it.each([
+    `ipfs://${CID_V0}/%252e%252e/%252e%252e/admin`, // double-encoded dots
+    `ipfs://${CID_V0}/%25252e%25252e/admin`, // triple-encoded
+    `ipfs://${CID_V0}/%252E%252E/admin`,
+    `ipfs://${CID_V0}/.%252e/admin`, // half encoded
+    `ipfs://${CID_V0}/%2e./admin`,
+    `ipfs://${CID_V0}/%2E%2E/admin`,
+    `ipfs://${CID_V0}/%252e/x`, // a single dot segment, double-encoded
+    `ipfs://${CID_V0}/a%252fb`, // double-encoded slash
+    `ipfs://${CID_V0}/a%255cb`, // double-encoded backslash
+    `ipfs://${CID_V0}/%EF%BC%8E%EF%BC%8E/admin`, // full-width dots, which NFKC folds to ".."
+    `ipfs://${CID_V0}/%2500/x`, // double-encoded NUL
+    `ipfs://${CID_V0}/%25zz/x`, // decodes to a malformed escape
+    `ipfs://${CID_V0}/%u002e%u002e/x`, // IIS-style escapes
+    `ipfs://${CID_V0}/%2525252525252e/x`, // deeper than the decode bound
+    `ipfs://ipfs/${CID_V1}/%252e%252e/%252e%252e/admin`,
+    `ar://${AR_TX}/%252e%252e/x`,
+  ])("refuses the encoded traversal %s", (uri) => {
+    const result = checkMetadataUri(uri, policy);
+    expect(result).toEqual({ ok: false, reason: uri.startsWith("ar:") ? "invalid_arweave" : "invalid_ipfs" });
+  });
+
+  it.each([
+    [`ipfs://${CID_V0}/my%20token.json`, `https://ipfs.io/ipfs/${CID_V0}/my%20token.json`],
+    [`ipfs://${CID_V0}/%E2%9C%93.json`, `https://ipfs.io/ipfs/${CID_V0}/%E2%9C%93.json`],
+    [`ipfs://${CID_V0}/a..b/c.json`, `https://ipfs.io/ipfs/${CID_V0}/a..b/c.json`],
+  ])("still accepts encoded names that stay inside the CID: %s", (uri, href) => {
+    const result = checkMetadataUri(uri, policy);
+    expect(result.ok && result.url.href).toBe(href);
+  });
+});
