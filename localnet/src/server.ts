@@ -58,6 +58,8 @@ export interface Localnet {
 const MAX_REQUEST_BODY = 50 * 1024;
 /** How long a `timeout` fault holds a request before dropping the connection. */
 const FAULT_TIMEOUT_MS = 30_000;
+/** How long a `slow` fault delays a correct answer. */
+const SLOW_FAULT_MS = 2_000;
 const JSON_TYPE = "application/json; charset=utf-8";
 const CORS = { "access-control-allow-origin": "*" };
 
@@ -187,6 +189,16 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
         return send(res, 200, Uint8Array.from([0x00, 0xff, 0x7b, 0x22, 0xfe, 0x13, 0x5d, 0x9c, 0x22, 0x0a]), { "content-type": JSON_TYPE });
       case "timeout":
         return later(FAULT_TIMEOUT_MS, () => res.destroy());
+      case "refused":
+        return void req.socket.destroy();
+      case "slow":
+        return later(SLOW_FAULT_MS, () => send(res, 200, executeRpc(parsed, methods) ?? "", { "content-type": JSON_TYPE }));
+      case "reset": {
+        const full = executeRpc(parsed, methods) ?? "";
+        res.writeHead(200, { "content-type": JSON_TYPE, "content-length": String(Buffer.byteLength(full)) });
+        res.write(full.slice(0, Math.floor(full.length / 2)));
+        return later(50, () => res.destroy());
+      }
     }
     let answer = executeRpc(parsed, methods) ?? "";
     if (fault === "truncated") answer = answer.slice(0, Math.floor(answer.length / 2));

@@ -2,8 +2,13 @@
  * Armed faults for the JSON-RPC endpoint: `{mode, count, methods?}` makes the next `count` HTTP requests that carry one
  * of `methods` (any request when omitted) misbehave in `mode`. Plans queue in arrival order; a request consumes one
  * count of the first plan it matches.
+ *
+ * Modes: `500`/`429` (status only), `html` (a proxy's error page with 200), `truncated` (half the answer),
+ * `wrong-id`, `garbage` (bytes that are not UTF-8 JSON), `timeout` (held, then the connection dropped), `slow` (the
+ * right answer after `SLOW_FAULT_MS`), `reset` (headers and half the body, then the connection dropped),
+ * `refused` (the connection dropped before any answer, as a node that went away).
  */
-export const FAULT_MODES = ["500", "429", "html", "truncated", "wrong-id", "timeout", "garbage"] as const;
+export const FAULT_MODES = ["500", "429", "html", "truncated", "wrong-id", "timeout", "garbage", "slow", "reset", "refused"] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface FaultPlan {
