@@ -2,6 +2,9 @@
  * The one place that performs I/O on an untrusted metadata URI. Everything it fetches has passed
  * `checkMetadataUri` first — the initial URI and every redirect target — and each response is bounded in time
  * (one deadline over the whole exchange, redirects and body included) and size (byte cap while streaming).
+ * The cap counts DECODED bytes: fetch (workerd, undici) inflates `Content-Encoding: gzip|br|deflate` before the
+ * stream reaches us, so a compression bomb is cut at the cap like any long body; the declared Content-Length is the
+ * encoded size and only ever used to refuse early.
  * Any content type is accepted because gateways label JSON inconsistently (application/json, text/plain,
  * application/octet-stream); the body must still be strict UTF-8 and valid JSON of the expected shape.
  */

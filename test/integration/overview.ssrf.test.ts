@@ -10,9 +10,10 @@ import { getAddressDecoder, getBase64Decoder, type Address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 
 import { limits } from "../../src/limits";
-import type { FetchLike } from "../../src/metadata/guarded-fetch";
+import { fetchMetadataJson, type FetchLike } from "../../src/metadata/guarded-fetch";
 import { fetchTokenOverview } from "../../src/overview/overview-service";
 import { tokenOverviewSchema } from "../../src/overview/overview-schema";
+import type { MetadataUriPolicy } from "../../src/metadata/uri-policy";
 import { findMetaplexMetadataAddress } from "../../src/overview/token-profile";
 import { PriceCache, priceCacheKey } from "../../src/pricing/price-cache";
 import type { JsonRpcResponse, RawAnswer, Upstream } from "../../src/solana/upstream";
@@ -95,16 +96,20 @@ function scriptedUpstream(accounts: Map<string, { owner: string; data: Uint8Arra
 }
 
 /** Runs one overview whose on-chain URI is `uri`, with every outbound metadata fetch answered by `respond`. */
-async function overviewWithUri(uri: string, respond: (url: string) => Response = () => new Response("{}")) {
+async function overviewWithUri(
+  uri: string,
+  respond: (url: string, init: RequestInit) => Response | Promise<Response> = () => new Response("{}"),
+  metadataPolicy: MetadataUriPolicy = policy,
+) {
   const mint = freshMint();
   const accounts = new Map([
     [mint as string, { owner: TOKEN_PROGRAM, data: mintBytes() }],
     [(await findMetaplexMetadataAddress(mint)) as string, { owner: METAPLEX_PROGRAM, data: metaplexBytes(mint, uri) }],
   ]);
   const fetched: string[] = [];
-  const fetchImpl: FetchLike = async (url) => {
+  const fetchImpl: FetchLike = async (url, init) => {
     fetched.push(url);
-    return respond(url);
+    return respond(url, init);
   };
   const cache = new PriceCache(60_000, limits.maxStaleMs);
   cache.put(priceCacheKey("auto", mint, undefined), seededPrice(mint), () => undefined);
@@ -114,7 +119,7 @@ async function overviewWithUri(uri: string, respond: (url: string) => Response =
       upstream: scriptedUpstream(accounts),
       price: { db: env.DB, cache },
       priceTtlMs: 1000,
-      metadataPolicy: policy,
+      metadataPolicy,
       metadataFetch: { fetchImpl, timeoutMs: 1000 },
       allowHolderScan: false,
       waitUntil: (p) => pending.push(p),
@@ -147,7 +152,7 @@ function expectEmptyMetadata(overview: unknown) {
 }
 
 /** Targets no request may ever reach (what the hostile URIs and redirects point at). */
-const FORBIDDEN_HOST = /(^|\/\/|@)(127\.|10\.|172\.16\.|192\.168\.|169\.254\.|100\.64\.|0\.0\.0\.0|localhost|\[|metadata\.google|.*\.nip\.io|.*\.sslip\.io|printer\.local|intranet)/;
+const FORBIDDEN_HOST = /(^|\/\/|@)(127\.|10\.|168\.63\.129\.16|.*\.svc\/|172\.16\.|192\.168\.|169\.254\.|100\.64\.|0\.0\.0\.0|localhost|\[|metadata\.google|.*\.nip\.io|.*\.sslip\.io|printer\.local|intranet)/;
 
 const HOSTILE_URIS = [
   "http://127.0.0.1/meta.json",
@@ -198,6 +203,19 @@ const HOSTILE_URIS = [
   "https://127.0.0.1.sslip.io/token.json",
   "https://printer.local/token.json",
   "https://intranet/token.json",
+  "https://kubernetes.default.svc/token.json",
+  "https://redis.prod.svc.cluster.local/token.json",
+  "https://vault.corp.internal/token.json",
+  "https://168.63.129.16/machine?comp=goalstate",
+  "https://2822734096/token.json",
+  "https://0xa8.0x3f.0x81.0x10/token.json",
+  "https://0250.077.0201.020/token.json",
+  "https://[::ffff:168.63.129.16]/token.json",
+  "https://[64:ff9b:1::a83f:8110]/token.json",
+  "https://[3fff::1]/token.json",
+  "https://[5f00::1]/token.json",
+  "ipfs://QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/%252e%252e/%252e%252e/admin",
+  "ipfs://QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/.%252e/x",
   "ipfs://../../etc/passwd",
   "ar://short",
 ];
@@ -212,6 +230,8 @@ const REDIRECT_TARGETS = [
   "file:///etc/passwd",
   "https://10.0.0.1.nip.io/token.json",
   "https://2130706433/token.json",
+  "https://168.63.129.16/machine?comp=goalstate",
+  "https://kubernetes.default.svc/token.json",
 ];
 
 describe("overview metadata step: hostile URIs", () => {
@@ -254,6 +274,34 @@ describe("overview metadata step: hostile URIs", () => {
       Response.json({ image: "http://169.254.169.254/latest/meta-data/", website: "https://10.0.0.1/", telegram: "file:///etc/passwd" }),
     );
     expect(fetched).toEqual(["https://cdn.tokenmeta.com/sneaky.json"]);
+    expectEmptyMetadata(overview);
+  });
+});
+
+describe("metadata fetch under workerd: compression bombs", () => {
+  // The real fetch of the runtime against localnet's /meta/gzip-bomb.json: ~16 KiB of gzip on the wire, 16 MiB of JSON
+  // once decoded. workerd inflates Content-Encoding: gzip before the body reaches us, so the cap must (and does) count
+  // decoded bytes; a runtime that handed over the raw gzip would fail at UTF-8 instead, never inflate.
+  const localnetPolicy = () => ({ ...policy, allowedDevHosts: [new URL(env.LOCALNET_URL).host] });
+
+  it("the bomb really is small on the wire and huge decoded (control)", async () => {
+    const res = await fetch(`${env.LOCALNET_URL}/meta/gzip-bomb.json`);
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(Number(res.headers.get("content-length"))).toBeLessThan(limits.metadataMaxBytes);
+    expect((await res.arrayBuffer()).byteLength).toBe(16 * 1024 * 1024);
+  });
+
+  it("is cut at the 64 KiB cap counting decoded bytes, quickly", async () => {
+    const started = Date.now();
+    const result = await fetchMetadataJson(`${env.LOCALNET_URL}/meta/gzip-bomb.json`, localnetPolicy());
+    expect(result).toEqual({ ok: false, reason: "too_large", fetches: 1 });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("leaves the overview with empty metadata when a token's URI is the bomb", async () => {
+    const bomb = `${env.LOCALNET_URL}/meta/gzip-bomb.json`;
+    const { overview, fetched } = await overviewWithUri(bomb, (url, init) => fetch(url, init), localnetPolicy());
+    expect(fetched).toEqual([bomb]);
     expectEmptyMetadata(overview);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Off-chain token metadata served under `/meta/…` on the RPC port: JSON in the shapes real token JSON uses (pump-style
  * top-level socials, token-list `extensions`, Metaplex `properties`, a `links` object), a tiny PNG for every image, and
- * the deliberately broken documents the metadata fetcher must survive (404, slow, oversized, not JSON, invalid UTF-8).
+ * the deliberately broken documents the metadata fetcher must survive (404, slow, oversized, not JSON, invalid UTF-8),
+ * plus `/meta/gzip-bomb.json`, a compression bomb that belongs to no token (a hostile URI for direct tests).
  */
+import { gzipSync } from "node:zlib";
 import type { HttpReply, Pubkey } from "../chain/types.js";
 
 export type MetaShape = "top-level" | "extensions" | "properties" | "links";
@@ -24,6 +26,15 @@ const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
   "base64",
 );
+
+/** Decoded size of `/meta/gzip-bomb.json`: 16 MiB of JSON in a gzip body of about 16 KiB. */
+export const GZIP_BOMB_DECODED_BYTES = 16 * 1024 * 1024;
+let gzipBomb: Uint8Array | undefined;
+function gzipBombReply(): HttpReply {
+  const prefix = '{"name":"Bomb","description":"';
+  gzipBomb ??= new Uint8Array(gzipSync(`${prefix}${" ".repeat(GZIP_BOMB_DECODED_BYTES - prefix.length - 2)}"}`, { level: 9 }));
+  return { status: 200, headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: gzipBomb };
+}
 
 export class MetadataServer {
   private readonly docs = new Map<Pubkey, OffchainMeta>();
@@ -64,6 +75,7 @@ export class MetadataServer {
   http(path: string): HttpReply | undefined {
     const m = /^\/meta\/([1-9A-HJ-NP-Za-km-z]{32,44})\.(json|png)$/.exec(path.split("?")[0] ?? "");
     if (!path.startsWith("/meta/")) return undefined;
+    if (path === "/meta/gzip-bomb.json") return gzipBombReply();
     if (!m) return { status: 404, headers: { "content-type": "text/plain" }, body: "not found" };
     const meta = this.docs.get(m[1]!);
     if (!meta) return { status: 404, headers: { "content-type": "text/plain" }, body: "not found" };

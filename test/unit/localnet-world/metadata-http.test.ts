@@ -3,9 +3,11 @@
  * JSON uses, with a PNG at the image path, and the tagged broken documents behave as tagged.
  */
 import { TextDecoder } from "node:util";
+import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WorldManifest } from "../../../localnet/src/chain/types.js";
 import { createWorld } from "../../../localnet/src/world/index.js";
+import { GZIP_BOMB_DECODED_BYTES } from "../../../localnet/src/world/metadata-http.js";
 
 const BASE = "http://127.0.0.1:8899";
 let world: ReturnType<typeof createWorld>;
@@ -58,6 +60,17 @@ describe("metadata http", () => {
     expect(bodyBytes(big.body).length).toBeGreaterThan(1024 * 1024);
     expect(() => JSON.parse(bodyBytes(reply("not-json").body).toString())).toThrow();
     expect(() => new TextDecoder("utf-8", { fatal: true }).decode(bodyBytes(reply("bad-utf8").body))).toThrow();
+  });
+
+  it("serves a gzip bomb at /meta/gzip-bomb.json: a small gzip body that inflates to 16 MiB of JSON", () => {
+    const reply = world.http("/meta/gzip-bomb.json")!;
+    expect(reply.status).toBe(200);
+    expect(reply.headers["content-encoding"]).toBe("gzip");
+    const wire = bodyBytes(reply.body);
+    expect(wire.length).toBeLessThan(64 * 1024);
+    const inflated = gunzipSync(wire);
+    expect(inflated.length).toBe(GZIP_BOMB_DECODED_BYTES);
+    expect(JSON.parse(inflated.toString("utf8"))).toMatchObject({ name: "Bomb" });
   });
 
   it("leaves other paths to the chain and 404s unknown metadata", () => {

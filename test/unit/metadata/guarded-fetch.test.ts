@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { constants as zlibConstants, createGzip, gzipSync } from "node:zlib";
 
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -283,6 +284,13 @@ describe("fetchMetadataJson with the real fetch against a local server (allowed 
   let base: string;
   let devPolicy: MetadataUriPolicy;
   const hits: string[] = [];
+  // 16 MiB of JSON (a description of spaces) in a gzip body of a few KiB.
+  const bomb = gzipSync(`{"name":"Bomb","description":"${" ".repeat(16 * 1024 * 1024)}"}`, { level: 9 });
+  let endlessClosed = false;
+  const gzipped = (response: import("node:http").ServerResponse, body: Buffer) => {
+    response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": String(body.length) });
+    response.end(body);
+  };
 
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -294,6 +302,24 @@ describe("fetchMetadataJson with the real fetch against a local server (allowed 
         response.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
       } else if (request.url === "/to-ok") {
         response.writeHead(302, { location: "/ok.json" }).end();
+      } else if (request.url === "/gzip-ok.json") {
+        gzipped(response, gzipSync(JSON.stringify({ name: "Zipped" })));
+      } else if (request.url?.startsWith("/gzip-json-of-")) {
+        gzipped(response, gzipSync(jsonOfSize(Number(request.url.slice("/gzip-json-of-".length)))));
+      } else if (request.url === "/gzip-bomb.json") {
+        gzipped(response, bomb);
+      } else if (request.url === "/gzip-endless.json") {
+        // An endless stream of compressed spaces: ~1 KB on the wire inflates to ~1 MB.
+        response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        const gzip = createGzip({ level: 9 });
+        gzip.pipe(response);
+        gzip.write("[");
+        const timer = setInterval(() => gzip.write(" ".repeat(1024 * 1024), () => gzip.flush(zlibConstants.Z_SYNC_FLUSH)), 1);
+        response.on("close", () => {
+          endlessClosed = true;
+          clearInterval(timer);
+          gzip.destroy();
+        });
       } else if (request.url === "/huge") {
         response.write("[");
         const timer = setInterval(() => response.write(" ".repeat(16 * 1024)), 1);
@@ -332,5 +358,27 @@ describe("fetchMetadataJson with the real fetch against a local server (allowed 
 
   it("cuts off an endless real body at the cap", async () => {
     expect(await fetchMetadataJson(`${base}/huge`, devPolicy)).toMatchObject({ ok: false, reason: "too_large" });
+  });
+
+  it("reads a gzip body decoded (Content-Encoding: gzip)", async () => {
+    expect(await fetchMetadataJson(`${base}/gzip-ok.json`, devPolicy)).toMatchObject({ ok: true, value: { name: "Zipped" } });
+  });
+
+  it("counts DECODED bytes against the cap: 64 KiB inflated is accepted (N), 64 KiB + 1 refused (N+1), both ~100 B on the wire", async () => {
+    expect(gzipSync(jsonOfSize(65537)).length).toBeLessThan(1024);
+    expect(await fetchMetadataJson(`${base}/gzip-json-of-65536`, devPolicy)).toMatchObject({ ok: true });
+    expect(await fetchMetadataJson(`${base}/gzip-json-of-65537`, devPolicy)).toMatchObject({ ok: false, reason: "too_large" });
+  });
+
+  it("cuts a gzip bomb (a few KiB inflating to 16 MiB) at the cap", async () => {
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expect(await fetchMetadataJson(`${base}/gzip-bomb.json`, devPolicy)).toMatchObject({ ok: false, reason: "too_large" });
+  });
+
+  it("cuts an endless gzip stream at the cap, well before the deadline, and drops the connection", async () => {
+    const started = Date.now();
+    expect(await fetchMetadataJson(`${base}/gzip-endless.json`, devPolicy)).toMatchObject({ ok: false, reason: "too_large" });
+    expect(Date.now() - started).toBeLessThan(2000);
+    await vi.waitFor(() => expect(endlessClosed).toBe(true), { timeout: 2000 });
   });
 });
