@@ -6,14 +6,23 @@ import { limits } from "../limits";
 import type { AppContext } from "../env";
 
 /**
- * API key from header `x-api-key` or query `x-api-key`. Missing, malformed, unknown and revoked keys all get
- * the same 401, decided before any upstream call. Valid keys are remembered per isolate for `authCacheMs`
- * (keyed by hash, never by plaintext) so the warm path skips KV.
+ * API key from, in this order: header `x-api-key`, header `Authorization: Bearer <key>`, query `x-api-key`.
+ * The first one present is the one judged (a bad header key is not rescued by a good query key). Missing,
+ * malformed, unknown and revoked keys all get the same 401, decided before any upstream call. Valid keys are
+ * remembered per isolate for `authCacheMs` (keyed by hash, never by plaintext) so the warm path skips KV.
+ * The query form exists for clients that cannot set headers (the spec's `{rpc_url}`), but URLs end up in request
+ * logs (Workers observability included), so the docs steer callers to a header.
  */
 const recent = new Map<string, { record: ApiKeyRecord; until: number }>();
 
 export function presentedApiKey(req: { header(name: string): string | undefined; query(name: string): string | undefined }): string | undefined {
-  return req.header("x-api-key") ?? req.query("x-api-key");
+  return req.header("x-api-key") ?? bearerToken(req.header("authorization")) ?? req.query("x-api-key");
+}
+
+/** The credential of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110 §11.1); other schemes are not ours. */
+function bearerToken(authorization: string | undefined): string | undefined {
+  const match = authorization === undefined ? null : /^bearer(?:[ \t]+|$)(.*)$/is.exec(authorization.trim());
+  return match ? (match[1] ?? "").trim() : undefined;
 }
 
 export async function authenticate(kv: KVNamespace, presented: string | undefined, now = Date.now()): Promise<ApiKeyRecord> {
