@@ -24,12 +24,11 @@ const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();
 const slowToken = manifest.tokens.find((t) => t.tags.includes("broken-metadata:slow"));
 const mints = manifest.tokens.filter((t) => t !== slowToken).map((t) => t.mint);
 
-let sequence = 0;
 async function timedOverview(mint) {
-  const requestId = `bench-overview-${Date.now()}-${sequence++}`;
   const started = performance.now();
-  const res = await fetch(`${BASE_URL}/api/v1/overview?ca=${mint}`, { headers: { "x-api-key": API_KEY, "x-request-id": requestId } });
+  const res = await fetch(`${BASE_URL}/api/v1/overview?ca=${mint}`, { headers: { "x-api-key": API_KEY } });
   await res.arrayBuffer();
+  const requestId = res.headers.get("x-request-id"); // ours, forwarded upstream
   const ms = performance.now() - started;
   const stats = await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${requestId}`)).json();
   return { ms, status: res.status, requests: stats.requests };

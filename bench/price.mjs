@@ -23,18 +23,21 @@ async function timeLoop(fn) {
 }
 const ms = (x) => `${x.toFixed(2)} ms`;
 
-async function countedPrice(base, ca, id) {
-  const res = await fetch(`${base}/api/v1/price?ca=${ca}`, { headers: { ...headers, "x-request-id": id } });
+// The worker forwards its own request id (answered in x-request-id) upstream: localnet counts by it.
+async function countedPrice(base, ca) {
+  const res = await fetch(`${base}/api/v1/price?ca=${ca}`, { headers });
   await res.arrayBuffer();
+  const id = res.headers.get("x-request-id");
   const counts = await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${id}`)).json();
   return { status: res.status, requests: counts.requests, accounts: counts.accounts };
 }
 
 // 1) Cold price (every request misses the price cache: TTL 0) next to the SAME upstream request sent directly: the body
 //    the worker sent (replayed from localnet's stats), so the ratio is the worker's own overhead on top of one read.
-const probeId = `bench-probe-${Date.now()}`;
 await fetch(`${COLD_BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers }); // static facts (derivations) warm, as in steady state
-await fetch(`${COLD_BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers: { ...headers, "x-request-id": probeId } });
+const probeRes = await fetch(`${COLD_BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers });
+await probeRes.arrayBuffer();
+const probeId = probeRes.headers.get("x-request-id");
 const probe = await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${probeId}`)).json();
 const gmaBody = probe.lastBody;
 const cold = await timeLoop(async () => (await fetch(`${COLD_BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers })).arrayBuffer());
@@ -44,13 +47,12 @@ console.log(`cold price p50 ${ms(cold.p50)} p99 ${ms(cold.p99)}   the same getMu
 if (process.env.COLD_ONLY) process.exit(0);
 
 // 2) Upstream HTTP requests per request, counted at localnet by request id.
-const run = Date.now();
-const coldCount = await countedPrice(COLD_BASE_URL, pick.mint, `bench-cold-${run}`);
+const coldCount = await countedPrice(COLD_BASE_URL, pick.mint);
 await fetch(`${BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers });
-const warmCount = await countedPrice(BASE_URL, pick.mint, `bench-warm-${run}`);
+const warmCount = await countedPrice(BASE_URL, pick.mint);
 const hundred = manifest.tokens.map((t) => t.mint).slice(0, 100);
 while (hundred.length < 100) hundred.push(hundred[hundred.length % manifest.tokens.length]);
-const listCount = await countedPrice(COLD_BASE_URL, hundred.join(","), `bench-100-${run}`);
+const listCount = await countedPrice(COLD_BASE_URL, hundred.join(","));
 console.log(
   `upstream requests: cold single ${coldCount.requests} (${coldCount.accounts} addresses), warm single ${warmCount.requests}, ` +
     `100 mints (${new Set(hundred).size} distinct) ${listCount.requests} for ${listCount.accounts} addresses (ceil/100 = ${Math.ceil(listCount.accounts / 100)}) ` +

@@ -1,22 +1,23 @@
 import { Hono } from "hono";
-import { requestId } from "hono/request-id";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, errorResponse } from "./errors/api-error";
 import { limits } from "./limits";
 import { requireApiKey } from "./middleware/auth";
+import { requestDeadline } from "./middleware/request-deadline";
+import { assignRequestId } from "./middleware/request-id";
 import { healthRoutes } from "./routes/health";
 import { apiV1Routes } from "./routes/api-v1";
 import { rpcRoutes } from "./routes/rpc";
 import type { AppContext } from "./env";
 
 /**
- * The Hono app: request id → URL/body caps → auth (per sub-app) → routes; one error path renders the envelope.
+ * The Hono app: request id → URL/body caps → deadline → auth (per sub-app) → routes; one error path renders the envelope.
  */
 export function buildApp() {
   const app = new Hono<AppContext>();
 
-  app.use("*", requestId({ headerName: "x-request-id" }));
+  app.use("*", assignRequestId);
   app.use("*", async (c, next) => {
     if (c.req.url.length > limits.maxUrlLength) throw new ApiError("URI_TOO_LONG", `Request URL longer than ${limits.maxUrlLength} characters`);
     await next();
@@ -34,6 +35,7 @@ export function buildApp() {
       },
     }),
   );
+  app.use("/api/*", requestDeadline(limits.requestDeadlineMs));
   app.use("/api/*", requireApiKey);
   app.route("/api/v1", apiV1Routes);
 

@@ -17,4 +17,12 @@ export interface Env {
   HOLDERS_FULL_SCAN?: string;
 }
 
-export type AppContext = { Bindings: Env; Variables: { requestId: string; apiKey: import("./accounts/api-key-record").ApiKeyRecord } };
+export type AppContext = {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    apiKey: import("./accounts/api-key-record").ApiKeyRecord;
+    /** When this request must have answered (middleware/request-deadline.ts). */
+    deadline: import("./isolate/deadline").Deadline;
+  };
+};

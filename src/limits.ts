@@ -66,4 +66,35 @@ export const limits = {
   cronMaxLagSlots: 2000,
   /** API keys validated in this isolate are trusted this long before KV is read again (ms); bounds revocation delay. */
   authCacheMs: 5000,
+  /** Every REST request answers within this (ms), else 504. Above one upstream attempt (5 s) with a retry, below Cloudflare's 100 s proxy limit. */
+  requestDeadlineMs: 15_000,
+  /** A task shared by the requests of an isolate (an identical price computation or account read) settles within this (ms). */
+  sharedTaskDeadlineMs: 15_000,
+  /**
+   * Byte budgets of the isolate-level caches (LRU). Together ~42 MiB, a third of a production isolate's 128 MB,
+   * so a stream of never-seen mints cannot take the isolate down. Entries are estimated (see isolate/bounded-cache.ts).
+   */
+  isolateCacheBudgets: {
+    /** price records (the warm path): ~1 KiB each → ~8,000 mints */
+    priceRecords: 8 * 1024 * 1024,
+    /** candidate pools per mint (~51 addresses, ~8 KiB) → ~1,000 mints; the Cache API holds the rest for the colo */
+    derivedCandidates: 8 * 1024 * 1024,
+    /** related accounts (vaults, reserves) of pools seen to exist */
+    relatedOfPool: 4 * 1024 * 1024,
+    /** registry rows per mint, kept `registryMemoMs` */
+    registryMemo: 4 * 1024 * 1024,
+    /** overview parts: token profiles (with off-chain JSON ≤ 64 KiB), holder figures, market records */
+    overviewProfiles: 8 * 1024 * 1024,
+    overviewHolders: 4 * 1024 * 1024,
+    overviewMarket: 2 * 1024 * 1024,
+    /** validated API keys (by hash) */
+    apiKeys: 1024 * 1024,
+    /** addresses already validated as base58, and their decoded bytes */
+    validatedAddresses: 1024 * 1024,
+    addressBytes: 1024 * 1024,
+    /** DAMM v1 vault PDAs per mint */
+    meteoraVaults: 1024 * 1024,
+  },
+  /** How long a mint's registry rows are reused before D1 is asked again (ms): a newly registered pool is used within this. */
+  registryMemoMs: 5000,
 } as const;

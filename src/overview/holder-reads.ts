@@ -66,7 +66,7 @@ export async function readHoldersSummary(rpc: AccountRpc, largest: readonly Addr
   // Owners in rank order; only the first ones can affect the figures, so a scan's long tail is not classified.
   const ranked = aggregateByOwner(holdings).filter((o) => o.amount > 0n).map((o) => o.owner);
   const toRead = ranked.slice(0, limits.overviewMaxOwnersClassified).filter((owner) => !classifyOwnerByAddress(owner));
-  const ownerAccounts = toRead.length > 0 ? (await readAccounts(rpc, toRead, options.requestId)).accounts : new Map<Address, RawAccount | null>();
+  const ownerAccounts = toRead.length > 0 ? (await readAccounts(rpc, toRead, { requestId: options.requestId })).accounts : new Map<Address, RawAccount | null>();
 
   return summarizeHolders({
     holdings,
@@ -84,7 +84,7 @@ export async function readHoldersSummary(rpc: AccountRpc, largest: readonly Addr
 
 async function readLargestHoldings(rpc: AccountRpc, largest: readonly Address[], options: HolderReadOptions): Promise<TokenHolding[]> {
   if (largest.length === 0) return [];
-  const read = await readAccounts(rpc, largest, options.requestId);
+  const read = await readAccounts(rpc, largest, { requestId: options.requestId });
   return largest.flatMap((account) => readTokenHolding(account, read.accounts.get(account), options.mint) ?? []);
 }
 

@@ -14,6 +14,7 @@
 import type { Address } from "@solana/kit";
 
 import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error";
+import type { Deadline } from "../isolate/deadline";
 import { limits } from "../limits";
 import type { GuardedFetchOptions } from "../metadata/guarded-fetch";
 import type { MetadataUriPolicy } from "../metadata/uri-policy";
@@ -44,6 +45,8 @@ export interface OverviewDeps {
   allowHolderScan: boolean;
   waitUntil: (p: Promise<unknown>) => void;
   requestId?: string;
+  /** When the request must answer: bounds waits on price work shared with other requests. */
+  deadline?: Deadline;
   now?: () => number;
 }
 
@@ -101,7 +104,7 @@ async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOv
  * venue prices it — an answer, cached like a price. An outage is not: it fails the overview.
  */
 async function priceMarket(deps: OverviewDeps, mint: Address, batcher: RoundTripBatcher, now: () => number): Promise<PriceRecord | null> {
-  const outcomes = await priceMints({ ...deps.price, rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil }, [mint]);
+  const outcomes = await priceMints({ ...deps.price, rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil, deadline: deps.deadline }, [mint]);
   const outcome = outcomes.get(mint);
   if (outcome && !outcome.ok && outcome.error.status >= 500) throw outcome.error;
   const record = outcome?.ok ? outcome.record : null;
@@ -125,7 +128,7 @@ async function readChainParts(
 
   const metadataPda = cachedProfile ? undefined : await findMetaplexMetadataAddress(mint);
   // Round trip 1: both calls are issued in this turn, so they leave as one batch.
-  const accountsRead = readAccounts(batcher.driver, metadataPda ? [mint, metadataPda] : [mint], deps.requestId);
+  const accountsRead = readAccounts(batcher.driver, metadataPda ? [mint, metadataPda] : [mint], { requestId: deps.requestId });
   const largestRead = cachedHolders
     ? undefined
     : batcher.driver.call<unknown>("getTokenLargestAccounts", [mint, { commitment: "confirmed" }], { idempotent: true, requestId: deps.requestId });

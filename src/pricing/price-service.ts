@@ -15,6 +15,9 @@ import { priceCacheKey, type PriceCache } from "./price-cache";
 import { venueOfDex, type PriceRecord, type VenueId } from "./price-record";
 import { solUsdFromOracle, type SolUsd } from "./sol-usd-source";
 import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error";
+import { BoundedCache, ADDRESS_BYTES } from "../isolate/bounded-cache";
+import type { Deadline } from "../isolate/deadline";
+import { SharedTasks, type TaskOwner } from "../isolate/shared-tasks";
 
 export interface PriceDeps {
   rpc: AccountRpc;
@@ -22,6 +25,8 @@ export interface PriceDeps {
   cache: PriceCache;
   waitUntil: (p: Promise<unknown>) => void;
   requestId?: string;
+  /** When the calling request must answer: waits on work shared with other requests end by then. */
+  deadline?: Deadline;
   now?: () => number;
 }
 
@@ -40,12 +45,17 @@ interface Candidate {
 
 const significantDigits = 15;
 
+const candidateBytes = (list: readonly Candidate[]) => list.reduce((n, c) => n + 64 + ADDRESS_BYTES * (1 + c.alsoRead.length), 32);
+const budgets = limits.isolateCacheBudgets;
 // Static facts, per isolate: derivations never change, related accounts of a pool never change.
-const derived = new Map<Address, Promise<Candidate[]>>();
-const relatedOfPool = new Map<Address, Address[]>();
-const registryMemo = new Map<Address, { until: number; pools: Candidate[] }>();
-const registryTtlMs = 30_000;
-const inflightPrices = new Map<string, Promise<PriceOutcome>>();
+const derived = new BoundedCache<Address, Candidate[]>("derived-candidates", budgets.derivedCandidates, candidateBytes);
+const relatedOfPool = new BoundedCache<Address, Address[]>("related-of-pool", budgets.relatedOfPool, (list) => 32 + ADDRESS_BYTES * list.length);
+const registryMemo = new BoundedCache<Address, { until: number; pools: Candidate[] }>("registry-memo", budgets.registryMemo, (m) => 16 + candidateBytes(m.pools));
+// Work shared by concurrent requests: owned by none of them (see isolate/shared-tasks.ts).
+const inflightPrices = new SharedTasks<PriceOutcome>("price computation", limits.sharedTaskDeadlineMs);
+const derivations = new SharedTasks<Candidate[]>("candidate derivation", limits.sharedTaskDeadlineMs);
+const ownerOf = (deps: PriceDeps): TaskOwner => ({ waitUntil: deps.waitUntil, deadline: deps.deadline });
+const readOptions = (deps: PriceDeps) => ({ requestId: deps.requestId, owner: ownerOf(deps) });
 
 /**
  * Prices mints: cache first (isolate map, then Cache API), then ONE batched account read for every miss — mints, derived
@@ -68,27 +78,20 @@ export async function priceMints(deps: PriceDeps, mints: readonly Address[], que
 
   // Identical prices being computed in this isolate are shared: when a hot entry expires, the concurrent requests
   // that all miss it wait for one computation instead of each reading, evaluating and writing the cache.
-  const pending: [Address, Promise<PriceOutcome>][] = [];
-  const mine: Address[] = [];
-  for (const mint of misses) {
-    const running = inflightPrices.get(priceCacheKey(scope, mint, query.poolId));
-    if (running) pending.push([mint, running]);
-    else mine.push(mint);
-  }
-  if (mine.length > 0) {
-    const batch = resolveMisses(deps, mine, query, scope, now);
-    for (const mint of mine) {
-      const key = priceCacheKey(scope, mint, query.poolId);
-      const outcome = batch.then((m) => m.get(mint)!);
-      inflightPrices.set(key, outcome);
-      outcome
-        .finally(() => {
-          if (inflightPrices.get(key) === outcome) inflightPrices.delete(key);
-        })
-        .catch(() => undefined);
-      pending.push([mint, outcome]);
-    }
-  }
+  // Each computation runs under waitUntil with its own deadline, so a requester that dies never strands the others.
+  const owner = ownerOf(deps);
+  const mine = misses.filter((mint) => !inflightPrices.joinable(priceCacheKey(scope, mint, query.poolId), now()));
+  // One cold batch for every mint no one else is computing; started by the first task that needs it.
+  let batch: Promise<Map<Address, PriceOutcome>> | undefined;
+  const outcomeOf = async (mint: Address): Promise<PriceOutcome> => {
+    const outcome = (await (batch ??= resolveMisses(deps, mine, query, scope, now))).get(mint);
+    // A task that expired between the check above and now is recomputed alone.
+    return outcome ?? (await resolveMisses(deps, [mint], query, scope, now)).get(mint)!;
+  };
+  const pending = misses.map((mint): [Address, Promise<PriceOutcome>] => [
+    mint,
+    inflightPrices.run(priceCacheKey(scope, mint, query.poolId), () => outcomeOf(mint), owner, now()),
+  ]);
   for (const [mint, outcome] of pending) out.set(mint, await outcome);
   return out;
 }
@@ -131,7 +134,7 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
     const registered = await registryCandidates(deps.db, mints, now());
     await Promise.all(
       mints.map(async (mint) => {
-        const list = [...(await derivedCandidates(mint, deps.waitUntil)), ...(registered.get(mint) ?? [])].filter((c) => c.adapter && adapters.includes(c.adapter));
+        const list = [...(await derivedCandidates(mint, deps)), ...(registered.get(mint) ?? [])].filter((c) => c.adapter && adapters.includes(c.adapter));
         // A registered pool may also be derivable: read and price it once.
         const seen = new Set<Address>();
         candidatesByMint.set(mint, list.filter((c) => !seen.has(c.pool) && seen.add(c.pool)));
@@ -172,7 +175,7 @@ async function readAndEvaluate(deps: PriceDeps, mints: Address[], candidatesByMi
     addresses.push(mint);
     for (const c of list) addresses.push(c.pool, ...c.alsoRead, ...(relatedOfPool.get(c.pool) ?? []));
   }
-  const snapshot = await readAccounts(deps.rpc, addresses, deps.requestId);
+  const snapshot = await readAccounts(deps.rpc, addresses, readOptions(deps));
   const accounts = new Map(snapshot.accounts);
   const lookup: AccountLookup = (a) => accounts.get(a);
   let slot = snapshot.slot;
@@ -180,7 +183,7 @@ async function readAndEvaluate(deps: PriceDeps, mints: Address[], candidatesByMi
   for (let pass = 1; pass < limits.maxPriceReadPasses; pass++) {
     const needed = [...new Set(evaluations.flatMap((e) => e.needs))].filter((a) => !accounts.has(a));
     if (needed.length === 0) break;
-    const more = await readAccounts(deps.rpc, needed, deps.requestId);
+    const more = await readAccounts(deps.rpc, needed, readOptions(deps));
     for (const [a, acc] of more.accounts) accounts.set(a, acc);
     slot = Math.min(slot, more.slot);
     evaluations = evaluateAll(mints, candidatesByMint, lookup, adapters);
@@ -194,7 +197,7 @@ let poolSolUsd: { value: SolUsd; until: number } | undefined;
 async function solUsdFromPools(deps: PriceDeps, now: number): Promise<SolUsd | undefined> {
   if (poolSolUsd && poolSolUsd.until > now) return poolSolUsd.value;
   const registered = await registryCandidates(deps.db, [WSOL_MINT], now);
-  const candidates = [...(await derivedCandidates(WSOL_MINT, deps.waitUntil)), ...(registered.get(WSOL_MINT) ?? [])];
+  const candidates = [...(await derivedCandidates(WSOL_MINT, deps)), ...(registered.get(WSOL_MINT) ?? [])];
   const { evaluations } = await readAndEvaluate(deps, [WSOL_MINT], new Map([[WSOL_MINT, candidates]]), poolAdapters, []);
   const usdQuoted = (evaluations[0]?.priced ?? []).filter((p) => quoteUsd(p.price.quoteMint, ratio(1n)) && p.price.quoteMint !== WSOL_MINT);
   // The SOL price passed in only orders pools by their USD depth, which for USD-quoted pools does not depend on it.
@@ -345,32 +348,36 @@ function toRecord(mint: Address, info: Mint, best: Choice, graduated: boolean | 
   return record;
 }
 
-async function derivedCandidates(mint: Address, waitUntil: (p: Promise<unknown>) => void): Promise<Candidate[]> {
-  let pending = derived.get(mint);
-  if (!pending) {
-    pending = (async () => {
+async function derivedCandidates(mint: Address, deps: PriceDeps): Promise<Candidate[]> {
+  const known = derived.get(mint);
+  if (known) return known;
+  return derivations.run(
+    mint,
+    async () => {
       const stored = await readStoredCandidates(mint);
-      if (stored) {
-        return stored.flatMap((c) => {
-          const adapter = adapterByKind.get(c.kind as PoolKind);
-          return adapter ? [{ pool: c.pool, adapter, alsoRead: c.alsoRead }] : [];
-        });
-      }
-      const lists = await Promise.all(
-        poolAdapters.map(async (adapter) => {
-          const found: PoolCandidate[] = await adapter.candidates(mint);
-          return Promise.all(found.map(async (c) => ({ pool: c.pool, adapter, alsoRead: await adapter.speculate(c, mint) })));
-        }),
-      );
-      const all = lists.flat();
-      storeCandidates(mint, all.map((c) => ({ pool: c.pool, kind: c.adapter.kind, alsoRead: c.alsoRead })), waitUntil);
-      return all;
-    })();
-    if (derived.size > 50_000) derived.clear();
-    derived.set(mint, pending);
-    pending.catch(() => derived.delete(mint));
-  }
-  return pending;
+      const list = stored
+        ? stored.flatMap((c) => {
+            const adapter = adapterByKind.get(c.kind as PoolKind);
+            return adapter ? [{ pool: c.pool, adapter, alsoRead: c.alsoRead }] : [];
+          })
+        : await deriveCandidates(mint, deps.waitUntil);
+      derived.set(mint, list);
+      return list;
+    },
+    ownerOf(deps),
+  );
+}
+
+async function deriveCandidates(mint: Address, waitUntil: (p: Promise<unknown>) => void): Promise<Candidate[]> {
+  const lists = await Promise.all(
+    poolAdapters.map(async (adapter) => {
+      const found: PoolCandidate[] = await adapter.candidates(mint);
+      return Promise.all(found.map(async (c) => ({ pool: c.pool, adapter, alsoRead: await adapter.speculate(c, mint) })));
+    }),
+  );
+  const all = lists.flat();
+  storeCandidates(mint, all.map((c) => ({ pool: c.pool, kind: c.adapter.kind, alsoRead: c.alsoRead })), waitUntil);
+  return all;
 }
 
 async function registryCandidates(db: D1Database, mints: Address[], now: number): Promise<Map<Address, Candidate[]>> {
@@ -384,7 +391,7 @@ async function registryCandidates(db: D1Database, mints: Address[], now: number)
   const rows = await registeredPoolsFor(db, unknown);
   for (const mint of unknown) {
     const pools: Candidate[] = (rows.get(mint) ?? []).map((p) => ({ pool: p.address, adapter: adapterByKind.get(p.kind), alsoRead: Object.values(p.related) }));
-    registryMemo.set(mint, { until: now + registryTtlMs, pools });
+    registryMemo.set(mint, { until: now + limits.registryMemoMs, pools });
     out.set(mint, pools);
   }
   return out;

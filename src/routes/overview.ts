@@ -24,6 +24,7 @@ export const overviewRoutes = new Hono<AppContext>().get("/overview", async (c) 
       allowHolderScan: c.env.HOLDERS_FULL_SCAN === "true",
       waitUntil: (p) => c.executionCtx.waitUntil(p),
       requestId: c.get("requestId"),
+      deadline: c.get("deadline"),
     },
     mint,
   );

@@ -53,6 +53,7 @@ async function answer(c: Context<AppContext>, venue: VenueId | undefined) {
       cache,
       waitUntil: (p) => c.executionCtx.waitUntil(p),
       requestId: c.get("requestId"),
+      deadline: c.get("deadline"),
     },
     mints,
     { venue, poolId },

@@ -2,6 +2,7 @@ import type { Address } from "@solana/kit";
 import { Buffer } from "node:buffer";
 import { z } from "zod/mini";
 import { limits } from "../limits";
+import { SharedTasks, type TaskOwner } from "../isolate/shared-tasks";
 import { UpstreamError, type Upstream } from "./upstream";
 
 export interface RawAccount {
@@ -34,21 +35,26 @@ const fromBase64 = (text: string): Uint8Array => {
   const buf = Buffer.from(text, "base64");
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 };
-const inflight = new Map<string, Promise<AccountSnapshot>>();
+const inflight = new SharedTasks<AccountSnapshot>("account read", limits.sharedTaskDeadlineMs);
+
+/** How a read is sent: traced with `requestId`; shared with identical concurrent reads when an `owner` is lent. */
+export interface ReadOptions {
+  requestId?: string;
+  owner?: TaskOwner;
+}
 
 /**
  * Reads accounts with `getMultipleAccounts` (base64, confirmed): ≤100 addresses per call, and the calls of one read
  * sent together as a JSON-RPC batch (≤ `maxCallsPerBatch` per HTTP request) — so a cold price is one upstream round trip.
- * Identical reads in flight in this isolate share one request.
+ * With an `owner`, identical reads in flight in this isolate share one request (a task owned by no request).
  */
-export function readAccounts(rpc: AccountRpc, addresses: readonly Address[], requestId?: string): Promise<AccountSnapshot> {
+export async function readAccounts(rpc: AccountRpc, addresses: readonly Address[], options: ReadOptions = {}): Promise<AccountSnapshot> {
   const unique = [...new Set(addresses)];
+  if (!options.owner) return readAll(rpc, unique, options.requestId);
   const key = unique.join(",");
-  const pending = inflight.get(key);
-  if (pending) return pending.then((s) => ({ ...s, requests: 0 }));
-  const read = readAll(rpc, unique, requestId).finally(() => inflight.delete(key));
-  inflight.set(key, read);
-  return read;
+  const joined = inflight.joinable(key);
+  const snapshot = await inflight.run(key, () => readAll(rpc, unique, options.requestId), options.owner);
+  return joined ? { ...snapshot, requests: 0 } : snapshot;
 }
 
 async function readAll(rpc: AccountRpc, addresses: Address[], requestId?: string): Promise<AccountSnapshot> {

@@ -44,8 +44,8 @@ describe("cron: pool registry from swaps seen on chain", () => {
     const amm = poolsOfKind(manifest, "raydium-amm-v4").find(({ pool }) => known.has(pool.address))!;
     await ensureFreshOracle(); // a stale oracle would add the SOL/USDC fallback read
     await new Promise((r) => setTimeout(r, 1100));
-    const id = `cron-${crypto.randomUUID()}`;
-    const res = await getJson<{ dex: string; pool: string }>(`/api/v1/venue-b?ca=${amm.token.mint}`, { headers: { "x-api-key": key, "x-request-id": id } });
+    const res = await getJson<{ dex: string; pool: string }>(`/api/v1/venue-b?ca=${amm.token.mint}`, { headers: { "x-api-key": key } });
+    const id = res.headers.get("x-request-id")!;
     expect(res.status).toBe(200);
     expect(res.body.dex).toBe("raydium-amm-v4");
     expect(res.body.pool).toBe(amm.pool.address);

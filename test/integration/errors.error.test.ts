@@ -22,9 +22,10 @@ describe("error envelope", () => {
     expect(res.headers.get("x-request-id")).toMatch(/^[\w-]+$/);
   });
 
-  it("echoes a caller-supplied x-request-id", async () => {
+  it("never adopts a caller-supplied x-request-id: ours is answered, the caller's echoed as x-client-request-id", async () => {
     const res = await get("/health", { headers: { "x-request-id": "abc-123" } });
-    expect(res.headers.get("x-request-id")).toBe("abc-123");
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get("x-client-request-id")).toBe("abc-123");
   });
 
   it("unknown route → 404 envelope", async () => {

@@ -20,11 +20,10 @@ beforeAll(async () => {
   manifest = (await (await fetch(`${env.LOCALNET_URL}/__localnet/world`)).json()) as WorldManifest;
 });
 
-let run = 0;
 async function countedOverview(mint: string): Promise<{ status: number; requests: number; methods: Record<string, number> }> {
-  const requestId = `overview-count-${Date.now()}-${run++}`;
-  const res = await get(`/api/v1/overview?ca=${mint}`, { headers: { "x-api-key": key, "x-request-id": requestId } });
+  const res = await get(`/api/v1/overview?ca=${mint}`, { headers: { "x-api-key": key } });
   await res.arrayBuffer();
+  const requestId = res.headers.get("x-request-id")!;
   const stats = (await (await fetch(`${env.LOCALNET_URL}/__localnet/stats?requestId=${requestId}`)).json()) as { requests: number; methods: Record<string, number> };
   return { status: res.status, ...stats };
 }

@@ -172,26 +172,24 @@ describe("upstream requests, counted at localnet", () => {
   it("a cold single-mint price makes exactly 1 upstream request; a warm one makes 0", async () => {
     const token = manifest.tokens.find((t) => t.venues.includes("pumpswap") && !t.tags.includes("usdc-quoted"))!;
     // A fresh isolate would have no static facts; here derivations may be memoised, which never adds requests.
-    const run = crypto.randomUUID();
     await ensureFreshOracle(); // a stale oracle adds the SOL/USDC pool read (documented fallback)
     await new Promise((r) => setTimeout(r, 1100)); // past the price TTL of anything an earlier test cached
-    const cold = await getJson<PriceRecord>(`/api/v1/price?ca=${token.mint}`, auth({ "x-request-id": `cold-${run}` }));
+    const cold = await getJson<PriceRecord>(`/api/v1/price?ca=${token.mint}`, auth());
     expect(cold.status).toBe(200);
-    expect(await upstreamRequests(`cold-${run}`)).toBe(1);
-    const warm = await getJson<PriceRecord>(`/api/v1/price?ca=${token.mint}`, auth({ "x-request-id": `warm-${run}` }));
+    expect(await upstreamRequests(cold.headers.get("x-request-id")!)).toBe(1);
+    const warm = await getJson<PriceRecord>(`/api/v1/price?ca=${token.mint}`, auth());
     expect(warm.status).toBe(200);
-    expect(await upstreamRequests(`warm-${run}`)).toBe(0);
+    expect(await upstreamRequests(warm.headers.get("x-request-id")!)).toBe(0);
   });
 
   it("100 mints make at most ceil(addresses/100) requests (one JSON-RPC batch per 10 pages)", async () => {
     const mints = manifest.tokens.map((t) => t.mint);
     const hundred = Array.from({ length: 100 }, (_, i) => mints[i % mints.length]!);
-    const run = crypto.randomUUID();
     await new Promise((r) => setTimeout(r, 1100)); // past the price TTL: every mint cold again
-    const res = await getJson<PriceRecord[]>(`/api/v1/price?ca=${hundred.join(",")}`, auth({ "x-request-id": `list-${run}` }));
+    const res = await getJson<PriceRecord[]>(`/api/v1/price?ca=${hundred.join(",")}`, auth());
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(100);
-    const counts = await upstreamCounts(`list-${run}`);
+    const counts = await upstreamCounts(res.headers.get("x-request-id")!);
     expect(counts.accounts).toBeGreaterThan(100);
     expect(counts.requests).toBeGreaterThanOrEqual(1);
     expect(counts.requests).toBeLessThanOrEqual(Math.ceil(counts.accounts / 100));

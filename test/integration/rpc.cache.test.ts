@@ -21,9 +21,8 @@ function freshUpstream(): string {
 
 /** Sends `body` with its own request id (waiting for cache writes) and tells how many upstream calls it made. */
 async function send(upstream: string, body: unknown) {
-  const requestId = `cache-${crypto.randomUUID()}`;
-  const reply = await postRpcWithEnv({ UPSTREAM_RPC_URL: upstream }, key, body, requestId);
-  return { ...reply, upstreamCalls: await upstreamRequests(requestId) };
+  const reply = await postRpcWithEnv({ UPSTREAM_RPC_URL: upstream }, key, body);
+  return { ...reply, upstreamCalls: await upstreamRequests(reply.headers.get("x-request-id")!) };
 }
 
 /** The `result` of a node answer, exactly as the node wrote it. */

@@ -132,7 +132,6 @@ describe("POST /rpc conformance", () => {
   });
 
   it.each(cases)("$name", async (c) => {
-    const requestId = `conformance-${crypto.randomUUID()}`;
     if (c.expected === "node") {
       // Then the worker's answer is the node's own, byte for byte
       const { worker, node } = await viaWorkerAndNode(key, c.body);
@@ -141,7 +140,7 @@ describe("POST /rpc conformance", () => {
       return;
     }
     // Given the request as the case describes it
-    const headers: Record<string, string> = { "content-type": c.contentType ?? "application/json", "x-request-id": requestId };
+    const headers: Record<string, string> = { "content-type": c.contentType ?? "application/json" };
     let url = rpcUrl(key);
     if (c.auth === "none" || c.auth === "header") url = url.replace(/\?.*$/, "");
     if (c.auth === "header") headers["x-api-key"] = key;
@@ -158,14 +157,17 @@ describe("POST /rpc conformance", () => {
       expect(JSON.parse(text)).toEqual(c.expected);
     }
     if (c.httpMethod === "GET") expect(res.headers.get("allow")).toBe("POST");
-    if (c.upstream !== undefined) expect(await upstreamRequests(requestId)).toBe(c.upstream);
+    if (c.upstream !== undefined) expect(await upstreamRequests(res.headers.get("x-request-id")!)).toBe(c.upstream);
   });
 
-  it("forwards the caller's x-request-id upstream", async () => {
-    const requestId = `conformance-trace-${crypto.randomUUID()}`;
-    const res = await postRpc(key, rpcRequest("getSlot"), { requestId });
-    expect(res.headers.get("x-request-id")).toBe(requestId);
-    expect(await upstreamRequests(requestId)).toBe(1);
+  it("forwards its own request id upstream, never the caller's (kept as x-client-request-id)", async () => {
+    const clientId = `conformance-trace-${crypto.randomUUID()}`;
+    const res = await postRpc(key, rpcRequest("getSlot"), { requestId: clientId });
+    const ours = res.headers.get("x-request-id")!;
+    expect(ours).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get("x-client-request-id")).toBe(clientId);
+    expect(await upstreamRequests(ours)).toBe(1);
+    expect(await upstreamRequests(clientId)).toBe(0);
   });
 
   it("getTokenAccountsByDelegate form (a) answers like form (b) over both token programs", async () => {

@@ -23,10 +23,10 @@ function freshUpstream(): string {
 }
 
 async function call(upstreamUrl: string, body: unknown = rpcRequest(method), extraEnv: Record<string, string> = {}) {
-  const requestId = `faults-${crypto.randomUUID()}`;
   const started = Date.now();
-  const reply = await postRpcWithEnv({ UPSTREAM_RPC_URL: upstreamUrl, ...extraEnv }, key, body, requestId);
-  return { ...reply, ms: Date.now() - started, upstream: () => upstreamRequests(requestId) };
+  const reply = await postRpcWithEnv({ UPSTREAM_RPC_URL: upstreamUrl, ...extraEnv }, key, body);
+  // The worker's own request id (answered in x-request-id) is what it forwards upstream.
+  return { ...reply, ms: Date.now() - started, upstream: () => upstreamRequests(reply.headers.get("x-request-id")!) };
 }
 
 const errorBody = (code: number, message: string, data?: unknown, id: unknown = 1) => ({ jsonrpc: "2.0", error: data === undefined ? { code, message } : { code, message, data }, id });

@@ -1,0 +1,77 @@
+/**
+ * No request waits forever on work another request started. An overview that fails while its price computation is
+ * still running must not strand that computation for the requests that join it later (it did: every later price,
+ * overview or list containing the mint hung for good in that isolate).
+ */
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { WorldManifest } from "../../localnet/src/chain/types";
+import { get } from "../helpers/http";
+import { newApiKey } from "../helpers/keys";
+import { world } from "../helpers/localnet";
+
+let key = "";
+let manifest: WorldManifest;
+beforeAll(async () => {
+  key = await newApiKey();
+  manifest = await world();
+});
+afterEach(async () => {
+  await fetch(`${env.LOCALNET_URL}/__localnet/faults`, { method: "DELETE" });
+});
+
+const auth = () => ({ headers: { "x-api-key": key } });
+const arm = (plan: object) => fetch(`${env.LOCALNET_URL}/__localnet/faults`, { method: "POST", body: JSON.stringify(plan) });
+
+/** The answer's status, or "hung" when none came within `ms`. */
+async function statusWithin(path: string, ms: number): Promise<number | "hung"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), ms)));
+  const answered = get(path, auth()).then(async (res) => {
+    await res.arrayBuffer();
+    return res.status;
+  });
+  try {
+    return await Promise.race([answered, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Asks until a 200 (a fault may have opened the upstream's circuit for a while, or asked us to back off): every answer
+ * must come within 20 s, and a 200 within `ms`.
+ */
+async function healthyWithin(path: string, ms: number): Promise<number | string> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const status = await statusWithin(path, 20_000);
+    if (status === 200 || status === "hung" || Date.now() > until) return status;
+    expect([503, 504], path).toContain(status);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** SOL-quoted live pools are priced without the cron-filled registry (this file never runs the cron). */
+const derivable = new Set(["pumpfun", "pumpswap", "raydium-cpmm", "raydium-clmm", "meteora-dlmm", "meteora-damm-v2"]);
+const modes = ["html", "500", "garbage", "truncated", "wrong-id", "refused", "reset", "429"] as const;
+
+describe("a failed overview never strands the requests that come after it", () => {
+  it.each(modes.map((mode, i) => [mode, i] as const))("fault %s on the overview's first read, then price / overview / list answer", async (mode, i) => {
+    // Given a mint no request of this file has touched, and the upstream failing the next request
+    const tokens = manifest.tokens.filter((t) => derivable.has(t.venues[0]!) && !t.tags.some((tag) => tag.startsWith("broken") || tag === "usdc-quoted" || tag === "complete"));
+    const token = tokens[(i * 3) % tokens.length]!;
+    await arm({ mode, count: 1 });
+
+    // When its overview fails
+    const failed = await statusWithin(`/api/v1/overview?ca=${token.mint}`, 20_000);
+    expect(failed).not.toBe("hung");
+
+    // Then the price, the overview and a list with the mint all answer once the upstream is healthy again
+    await fetch(`${env.LOCALNET_URL}/__localnet/faults`, { method: "DELETE" });
+    const other = tokens[(i * 3 + 1) % tokens.length]!.mint;
+    const paths = [`/api/v1/price?ca=${token.mint}`, `/api/v1/overview?ca=${token.mint}`, `/api/v1/price?ca=${token.mint},${other}`];
+    const statuses = await Promise.all(paths.map((path) => healthyWithin(path, 15_000)));
+    expect(statuses).toEqual([200, 200, 200]);
+  }, 90_000);
+});
