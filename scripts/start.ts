@@ -1,10 +1,12 @@
 // npm start: the local chain (localnet) + the worker (wrangler dev) together, a demo API key, and a curl to paste.
 // With UPSTREAM_RPC_URL set in the environment no localnet is started and the worker serves that upstream (e.g. mainnet).
-// Ctrl-C stops everything this script started.
+// Ctrl-C stops everything this script started. Vars reach wrangler through a 0600 file (scripts/lib/dev-vars.ts), never
+// through `--var` arguments that `ps` would show: UPSTREAM_RPC_URL may carry a provider's API key.
 import type { ChildProcess } from "node:child_process";
 import { createApiKey, hashApiKey, isWellFormedApiKey, kvKeyForHash } from "../src/accounts/api-keys";
 import type { ApiKeyRecord } from "../src/accounts/api-key-record";
-import { putLocalApiKey, runWrangler, spawnWrangler } from "./lib/wrangler";
+import { writeDevVars, type DevVarsFile } from "./lib/dev-vars";
+import { projectRoot, putLocalApiKey, quietWranglerEnv, runWrangler, spawnWrangler } from "./lib/wrangler";
 
 const started = Date.now();
 const port = Number(process.env.PORT ?? 8787);
@@ -13,7 +15,9 @@ const log = (msg: string) => console.log(`[start +${((Date.now() - started) / 10
 
 let localnet: { close(): Promise<void>; rpcUrl: string; wsUrl: string } | undefined;
 let worker: ChildProcess | undefined;
+let devVars: DevVarsFile | undefined;
 let stopping = false;
+process.on("exit", () => devVars?.cleanup());
 
 async function stop(code: number): Promise<never> {
   if (!stopping) {
@@ -89,12 +93,16 @@ try {
     putLocalApiKey(kvKeyForHash(record.hash), JSON.stringify(record)).then(() => log("demo API key stored (hash only)")),
   ]);
 
-  const vars = [`UPSTREAM_RPC_URL:${upstream}`, `METADATA_DEV_HOSTS:${devHosts}`];
-  if (localnet) vars.push("HOLDERS_FULL_SCAN:true"); // exact holder figures are cheap on the local chain
-  if (upstreamWs) vars.push(`UPSTREAM_WS_URL:${upstreamWs}`);
-  worker = spawnWrangler(["dev", "--port", String(port), "--ip", "127.0.0.1", ...vars.flatMap((v) => ["--var", v])], {
+  const vars: Record<string, string> = { UPSTREAM_RPC_URL: upstream, METADATA_DEV_HOSTS: devHosts };
+  if (localnet) vars.HOLDERS_FULL_SCAN = "true"; // exact holder figures are cheap on the local chain
+  if (upstreamWs) vars.UPSTREAM_WS_URL = upstreamWs;
+  devVars = writeDevVars(projectRoot, vars);
+  log(`vars for wrangler in ${devVars.path} (mode 0600, removed on exit)`);
+  worker = spawnWrangler(["dev", "--port", String(port), "--ip", "127.0.0.1", ...devVars.wranglerArgs], {
     stdio: ["ignore", "inherit", "inherit"],
     detached: true, // own process group, so Ctrl-C can stop wrangler and workerd together
+    // --env-file is only honoured with this on (the default); say so in case the user's shell turned it off.
+    env: { ...process.env, ...quietWranglerEnv, CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: "true" },
   });
   worker.on("exit", (code) => {
     if (!stopping) {
@@ -114,7 +122,7 @@ try {
   curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=${sample}'
   curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=So11111111111111111111111111111111111111112,${sample}'
   curl -s -H 'x-api-key: ${key}' '${base}/api/v1/overview?ca=${sample}'
-  curl -s -X POST '${base}/rpc?x-api-key=${key}' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getSlot"}'
+  curl -s -X POST '${base}/rpc' -H 'authorization: Bearer ${key}' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getSlot"}'
 ${localnet ? `\n  Local chain tokens: curl -s ${localnet.rpcUrl}/__localnet/world\n` : ""}
   Ctrl-C stops everything.
 `);
