@@ -71,12 +71,12 @@ export const limits = {
   /** A task shared by the requests of an isolate (an identical price computation or account read) settles within this (ms). */
   sharedTaskDeadlineMs: 15_000,
   /**
-   * Byte budgets of the isolate-level caches (LRU). Together ~42 MiB, a third of a production isolate's 128 MB,
+   * Byte budgets of the isolate-level caches (LRU). Together 50 MiB, a third of a production isolate's 128 MB,
    * so a stream of never-seen mints cannot take the isolate down. Entries are estimated (see isolate/bounded-cache.ts).
    */
   isolateCacheBudgets: {
-    /** price records (the warm path): ~1 KiB each → ~8,000 mints */
-    priceRecords: 8 * 1024 * 1024,
+    /** price records (the warm path): 2 KiB each with their JSON text → ~8,000 mints */
+    priceRecords: 16 * 1024 * 1024,
     /** candidate pools per mint (~51 addresses, ~8 KiB) → ~1,000 mints; the Cache API holds the rest for the colo */
     derivedCandidates: 8 * 1024 * 1024,
     /** related accounts (vaults, reserves) of pools seen to exist */

@@ -14,7 +14,9 @@ export class BoundedCache<K extends string, V> {
     readonly name: string,
     readonly budgetBytes: number,
     private readonly sizeOf: (value: V) => number,
-  ) {}
+  ) {
+    registry.push(new WeakRef(this));
+  }
 
   /** The value for `key`, marking it recently used. */
   get(key: K): V | undefined {
@@ -72,6 +74,17 @@ export class BoundedCache<K extends string, V> {
   get size(): number {
     return this.entries.size;
   }
+}
+
+type CacheView = { readonly name: string; readonly budgetBytes: number; readonly bytes: number; readonly size: number };
+const registry: WeakRef<CacheView>[] = [];
+
+/** What every bounded cache of this isolate holds now, against its budget (diagnostics and the memory test). */
+export function isolateCacheUsage(): { name: string; bytes: number; budgetBytes: number; entries: number }[] {
+  return registry.flatMap((ref) => {
+    const cache = ref.deref();
+    return cache ? [{ name: cache.name, bytes: cache.bytes, budgetBytes: cache.budgetBytes, entries: cache.size }] : [];
+  });
 }
 
 /** Map slot, entry object, key string header: a conservative per-entry constant (V8, 64-bit, pointer compression). */

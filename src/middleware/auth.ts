@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { lookupApiKey, isWellFormedApiKey, hashApiKey } from "../accounts/api-keys";
 import type { ApiKeyRecord } from "../accounts/api-key-record";
 import { ApiError } from "../errors/api-error";
+import { BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
 import type { AppContext } from "../env";
 
@@ -13,7 +14,7 @@ import type { AppContext } from "../env";
  * The query form exists for clients that cannot set headers (the spec's `{rpc_url}`), but URLs end up in request
  * logs (Workers observability included), so the docs steer callers to a header.
  */
-const recent = new Map<string, { record: ApiKeyRecord; until: number }>();
+const recent = new BoundedCache<string, { record: ApiKeyRecord; until: number }>("api-keys", limits.isolateCacheBudgets.apiKeys, () => 512);
 
 export function presentedApiKey(req: { header(name: string): string | undefined; query(name: string): string | undefined }): string | undefined {
   return req.header("x-api-key") ?? bearerToken(req.header("authorization")) ?? req.query("x-api-key");
@@ -35,7 +36,6 @@ export async function authenticate(kv: KVNamespace, presented: string | undefine
     recent.delete(hash);
     throw new ApiError("UNAUTHORIZED");
   }
-  if (recent.size > 10_000) recent.clear();
   recent.set(hash, { record, until: now + limits.authCacheMs });
   return record;
 }

@@ -53,10 +53,11 @@ export interface OverviewDeps {
 /** The cached, slowly changing part of an overview. */
 export type TokenProfile = { identity: OnchainIdentity; offchain: OffchainProfile };
 
-const profileCache = new OverviewPartCache<TokenProfile>("profile");
-const holdersCache = new OverviewPartCache<HoldersSummary>("holders");
+const budgets = limits.isolateCacheBudgets;
+const profileCache = new OverviewPartCache<TokenProfile>("profile", budgets.overviewProfiles);
+const holdersCache = new OverviewPartCache<HoldersSummary>("holders", budgets.overviewHolders);
 /** The price record, or null when no venue prices the mint: the price service does not remember that, we must. */
-const marketCache = new OverviewPartCache<PriceRecord | null>("market");
+const marketCache = new OverviewPartCache<PriceRecord | null>("market", budgets.overviewMarket);
 
 /** Test hook: forget every cached part of `mint` (profile, holders, market), so the next overview reads the chain again. */
 export async function forgetCachedOverview(mint: Address): Promise<void> {

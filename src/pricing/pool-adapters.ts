@@ -56,6 +56,8 @@ import {
 import { decodeMeteoraDbcPool, priceFromMeteoraDbcPool, requiredAccountsForMeteoraDbcPool } from "../venues/meteora-dbc";
 import { decodeMeteoraVault } from "../venues/meteora-vault";
 import { addressBytes, findPda } from "../venues/pda";
+import { ADDRESS_BYTES, BoundedCache } from "../isolate/bounded-cache";
+import { limits } from "../limits";
 import {
   findAssociatedTokenAddress,
   METEORA_DAMM_V1_PROGRAM_ADDRESS,
@@ -238,7 +240,7 @@ export const poolAdapters: readonly PoolAdapter[] = [
  */
 function meteoraDammV1Adapter(): PoolAdapter {
   // A mint's vault and its LP mint are shared by every pool of that mint: derive them once per mint, not per pool.
-  const vaults = new Map<Address, Promise<[vault: Address, lpMint: Address]>>();
+  const vaults = new BoundedCache<Address, Promise<[vault: Address, lpMint: Address]>>("meteora-vaults", limits.isolateCacheBudgets.meteoraVaults, () => 64 + 2 * ADDRESS_BYTES);
   const vaultOf = (mint: Address) => {
     let pending = vaults.get(mint);
     if (!pending) {
@@ -246,7 +248,6 @@ function meteoraDammV1Adapter(): PoolAdapter {
         const vault = await findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["vault", addressBytes(mint), addressBytes(METEORA_VAULT_BASE)]);
         return [vault, await findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["lp_mint", addressBytes(vault)])] as [Address, Address];
       })();
-      if (vaults.size > 50_000) vaults.clear();
       vaults.set(mint, pending);
     }
     return pending;

@@ -1,3 +1,4 @@
+import { BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
 import type { PriceRecord } from "./price-record";
 
@@ -12,8 +13,8 @@ export interface CachedPrice {
   json?: string;
 }
 
-const l1 = new Map<string, CachedPrice>();
-const l1Max = 20_000;
+// A record is ~300-500 chars of JSON, held as an object and (once served) as text: 2 KiB an entry covers both.
+const l1 = new BoundedCache<string, CachedPrice>("price-records", limits.isolateCacheBudgets.priceRecords, () => 2048);
 
 export function priceCacheKey(scope: string, mint: string, pool: string | undefined): string {
   return `https://price-cache.internal/v1/${scope}/${mint}/${pool ?? "auto"}`;
@@ -28,7 +29,7 @@ export class PriceCache {
 
   /** Fresh entry from the isolate map only: no I/O. */
   freshLocal(key: string, now = Date.now()): PriceRecord | undefined {
-    const hit = l1.get(key);
+    const hit = l1.peek(key);
     return hit && isFresh(hit, now, this.ttlMs) ? hit.record : undefined;
   }
 
@@ -36,6 +37,7 @@ export class PriceCache {
   freshLocalJson(key: string, now = Date.now()): string | undefined {
     const hit = l1.get(key);
     if (!hit || !isFresh(hit, now, this.ttlMs)) return undefined;
+    // The text is kept with the entry; the size estimate above already allows for it.
     return (hit.json ??= JSON.stringify(hit.record));
   }
 
@@ -53,7 +55,7 @@ export class PriceCache {
 
   /** Any entry younger than `maxStaleMs`, for when the upstream fails. */
   async stale(key: string, now = Date.now()): Promise<PriceRecord | undefined> {
-    const local = l1.get(key);
+    const local = l1.peek(key);
     const entry = local && now - local.storedAt < this.maxStaleMs ? local : await this.readShared(key);
     return entry && now - entry.storedAt < this.maxStaleMs ? { ...entry.record, stale: true } : undefined;
   }
@@ -90,7 +92,6 @@ function isFresh(entry: CachedPrice, now: number, ttlMs: number): boolean {
 }
 
 function remember(key: string, entry: CachedPrice): void {
-  if (l1.size >= l1Max) l1.delete(l1.keys().next().value as string);
   l1.set(key, entry);
 }
 

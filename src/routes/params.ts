@@ -1,6 +1,7 @@
 import type { Address } from "@solana/kit";
 import { isBase58Address } from "../solana/base58";
 import { ApiError } from "../errors/api-error";
+import { ADDRESS_BYTES, BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
 
 /**
@@ -15,8 +16,8 @@ export function parseMintList(raw: string | undefined, max: number = limits.maxM
   return items.map((item) => parseAddress(item, "ca"));
 }
 
-// Addresses already validated in this isolate (hot mints repeat): a Set lookup instead of a base58 decode.
-const validated = new Set<string>();
+// Addresses already validated in this isolate (hot mints repeat): a lookup instead of a base58 decode.
+const validated = new BoundedCache<string, true>("validated-addresses", limits.isolateCacheBudgets.validatedAddresses, () => ADDRESS_BYTES);
 
 export function parseAddress(item: string, param: string): Address {
   if (validated.has(item)) return item as Address;
@@ -24,8 +25,7 @@ export function parseAddress(item: string, param: string): Address {
     const shown = item.length > 64 ? `${item.slice(0, 64)}…` : item;
     throw new ApiError("BAD_REQUEST", `Invalid base58 address in ${param}: ${JSON.stringify(shown)}`);
   }
-  if (validated.size >= 10_000) validated.clear();
-  validated.add(item);
+  validated.set(item, true);
   return item as Address;
 }
 

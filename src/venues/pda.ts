@@ -1,4 +1,6 @@
 import { getAddressEncoder, type Address, type ReadonlyUint8Array } from "@solana/kit";
+import { BoundedCache } from "../isolate/bounded-cache";
+import { limits } from "../limits";
 import { findProgramAddressSync } from "../solana/program-address";
 
 /** A PDA seed: raw bytes, or a UTF-8 string such as "pool". */
@@ -12,16 +14,14 @@ export async function findPda(programAddress: Address, seeds: Seed[]): Promise<A
 const addressEncoder = getAddressEncoder();
 /**
  * Recently encoded addresses. kit's base58 decoding costs ~40 µs and listing candidates encodes the same
- * mint, quotes and configs once per derivation; bounded by clearing when full (entries are tiny).
+ * mint, quotes and configs once per derivation; bounded by bytes (LRU).
  */
-const encoded = new Map<Address, ReadonlyUint8Array>();
-const ENCODED_LIMIT = 4096;
+const encoded = new BoundedCache<Address, ReadonlyUint8Array>("address-bytes", limits.isolateCacheBudgets.addressBytes, () => 32 + 64);
 
 /** The 32 raw bytes of an address (seeds take keys as bytes, not base58 text). Shared: never mutate them. */
 export function addressBytes(value: Address): ReadonlyUint8Array {
   let bytes = encoded.get(value);
   if (bytes === undefined) {
-    if (encoded.size >= ENCODED_LIMIT) encoded.clear();
     bytes = addressEncoder.encode(value);
     encoded.set(value, bytes);
   }
