@@ -92,8 +92,6 @@ export const limits = {
     /** addresses already validated as base58, and their decoded bytes */
     validatedAddresses: 1024 * 1024,
     addressBytes: 1024 * 1024,
-    /** DAMM v1 vault PDAs per mint */
-    meteoraVaults: 1024 * 1024,
   },
   /** How long a mint's registry rows are reused before D1 is asked again (ms): a newly registered pool is used within this. */
   registryMemoMs: 5000,

@@ -3,7 +3,6 @@ import type { DexName } from "./price-record";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolKind, PoolPrice } from "../venues/types";
 import { VenueDecodeError } from "../venues/errors";
 import {
-  PUMP_GLOBAL_ADDRESS,
   decodePumpBondingCurve,
   listPumpBondingCurveCandidates,
   priceFromPumpBondingCurve,
@@ -55,26 +54,11 @@ import {
 } from "../venues/meteora-damm-v2";
 import { decodeMeteoraDbcPool, priceFromMeteoraDbcPool, requiredAccountsForMeteoraDbcPool } from "../venues/meteora-dbc";
 import { decodeMeteoraVault } from "../venues/meteora-vault";
-import { addressBytes, findPda } from "../venues/pda";
-import { ADDRESS_BYTES, BoundedCache } from "../isolate/bounded-cache";
-import { limits } from "../limits";
 import {
-  findAssociatedTokenAddress,
-  METEORA_DAMM_V1_PROGRAM_ADDRESS,
-  METEORA_DLMM_PROGRAM_ADDRESS,
-  METEORA_VAULT_PROGRAM_ADDRESS,
-  RAYDIUM_CLMM_PROGRAM_ADDRESS,
-  RAYDIUM_CPMM_PROGRAM_ADDRESS,
-  TOKEN_PROGRAM_ADDRESS,
-  TOKEN_2022_PROGRAM_ADDRESS,
   USDC_MINT,
   USDT_MINT,
   WSOL_MINT,
 } from "../solana/well-known";
-import { address } from "@solana/kit";
-
-/** Base key of Meteora's dynamic vaults: vault = PDA(["vault", mint, base]) of the vault program (VENUES.md §9). */
-const METEORA_VAULT_BASE = address("HWzXGcGHy4tcpYfaRDCyLNzXqBTv3E6BttpCH2vJxArv");
 
 /**
  * Config-enumerated kinds are derived against wSOL only: every (config × quote) pair costs a PDA (~40–80 µs of CPU)
@@ -96,10 +80,6 @@ const dlmmPresets: readonly DlmmPreset[] = [
 ];
 const noRegistryDerivation = async (): Promise<PoolCandidate[]> => [];
 
-/** Raydium vaults are PDAs ["pool_vault", pool, mint] of their program: readable with the pool in one call. */
-const raydiumVaults = (program: Address) => async (c: PoolCandidate, mint: Address) =>
-  c.quoteMint ? Promise.all([mint, c.quoteMint].map((m) => findPda(program, ["pool_vault", addressBytes(c.pool), addressBytes(m)]))) : [];
-
 /** Looks an address up in the accounts read so far: undefined = not read yet, null = read and absent. */
 export type AccountLookup = (address: Address) => AccountBytes | null | undefined;
 
@@ -113,8 +93,6 @@ export interface PoolAdapter {
   readonly dex: DexName;
   /** Pools derivable from the mint alone. */
   candidates(mint: Address): Promise<PoolCandidate[]>;
-  /** Related accounts derivable without the pool's bytes, read in the same call as the pool (saves a round trip). */
-  speculate(candidate: PoolCandidate, mint: Address): Promise<Address[]>;
   /** Decodes the pool (throws VenueDecodeError on a foreign account) and prices it, or says what it still needs. */
   evaluate(pool: AccountBytes, mint: Address, lookup: AccountLookup, decimalsOf: DecimalsOf): Evaluation;
 }
@@ -123,7 +101,6 @@ function adapter<S, R extends string>(spec: {
   kind: PoolKind;
   dex: DexName;
   candidates: (mint: Address) => Promise<PoolCandidate[]>;
-  speculate?: (candidate: PoolCandidate, mint: Address) => Promise<Address[]>;
   decode: (account: AccountBytes) => S;
   required: (state: S) => Record<R, Address>;
   price: (state: S, mint: Address, related: Record<R, AccountBytes>, decimalsOf: DecimalsOf) => PoolPrice;
@@ -132,7 +109,6 @@ function adapter<S, R extends string>(spec: {
     kind: spec.kind,
     dex: spec.dex,
     candidates: spec.candidates,
-    speculate: spec.speculate ?? (async () => []),
     evaluate(pool, mint, lookup, decimalsOf) {
       const state = spec.decode(pool);
       const related = spec.required(state);
@@ -155,7 +131,6 @@ export const poolAdapters: readonly PoolAdapter[] = [
     kind: "pump-bonding-curve",
     dex: "pumpfun",
     candidates: listPumpBondingCurveCandidates,
-    speculate: async () => [PUMP_GLOBAL_ADDRESS],
     decode: decodePumpBondingCurve,
     required: requiredAccountsForPumpBondingCurve,
     price: priceFromPumpBondingCurve,
@@ -164,13 +139,6 @@ export const poolAdapters: readonly PoolAdapter[] = [
     kind: "pumpswap",
     dex: "pumpswap",
     candidates: listPumpSwapPoolCandidates,
-    // Vaults are ATAs of the pool; the base mint's token program is unknown before the mint is read, so both.
-    speculate: async (c, mint) =>
-      Promise.all([
-        findAssociatedTokenAddress(c.pool, mint, TOKEN_PROGRAM_ADDRESS),
-        findAssociatedTokenAddress(c.pool, mint, TOKEN_2022_PROGRAM_ADDRESS),
-        ...(c.quoteMint ? [findAssociatedTokenAddress(c.pool, c.quoteMint, TOKEN_PROGRAM_ADDRESS)] : []),
-      ]),
     decode: decodePumpSwapPool,
     required: requiredAccountsForPumpSwapPool,
     price: (state, _mint, related, decimalsOf) => priceFromPumpSwapPool(state, related, decimalsOf),
@@ -188,7 +156,6 @@ export const poolAdapters: readonly PoolAdapter[] = [
     kind: "raydium-cpmm",
     dex: "raydium-cpmm",
     candidates: (mint) => listRaydiumCpmmPoolCandidates(mint, derivedQuotes(mint)),
-    speculate: raydiumVaults(RAYDIUM_CPMM_PROGRAM_ADDRESS),
     decode: decodeRaydiumCpmmPool,
     required: requiredAccountsForRaydiumCpmmPool,
     price: (state, _mint, related) => priceFromRaydiumCpmmPool(state, related),
@@ -197,7 +164,6 @@ export const poolAdapters: readonly PoolAdapter[] = [
     kind: "raydium-clmm",
     dex: "raydium-clmm",
     candidates: (mint) => listRaydiumClmmPoolCandidates(mint, derivedQuotes(mint)),
-    speculate: raydiumVaults(RAYDIUM_CLMM_PROGRAM_ADDRESS),
     decode: decodeRaydiumClmmPool,
     required: requiredAccountsForRaydiumClmmPool,
     price: (state, _mint, related) => priceFromRaydiumClmmPool(state, related),
@@ -206,9 +172,6 @@ export const poolAdapters: readonly PoolAdapter[] = [
     kind: "meteora-dlmm",
     dex: "meteora-dlmm",
     candidates: (mint) => listMeteoraDlmmPairCandidates(mint, derivedQuotes(mint), dlmmPresets),
-    // Reserves are PDAs [pair, mint] of the DLMM program.
-    speculate: async (c, mint) =>
-      c.quoteMint ? Promise.all([mint, c.quoteMint].map((m) => findPda(METEORA_DLMM_PROGRAM_ADDRESS, [addressBytes(c.pool), addressBytes(m)]))) : [],
     decode: decodeMeteoraDlmmPair,
     required: requiredAccountsForMeteoraDlmmPair,
     price: (state, _mint, related, decimalsOf) => priceFromMeteoraDlmmPair(state, related, decimalsOf),
@@ -236,32 +199,13 @@ export const poolAdapters: readonly PoolAdapter[] = [
 
 /**
  * DAMM v1 keeps its tokens in shared dynamic vaults, so pricing needs two levels of accounts: the vaults and the pool's
- * vault-LP balances, then the vaults' LP mints. All are PDAs, read with the pool for the two likeliest pool forms.
+ * vault-LP balances, then the vaults' LP mints: two more reads the first time; then they are known (related accounts).
  */
 function meteoraDammV1Adapter(): PoolAdapter {
-  // A mint's vault and its LP mint are shared by every pool of that mint: derive them once per mint, not per pool.
-  const vaults = new BoundedCache<Address, Promise<[vault: Address, lpMint: Address]>>("meteora-vaults", limits.isolateCacheBudgets.meteoraVaults, () => 64 + 2 * ADDRESS_BYTES);
-  const vaultOf = (mint: Address) => {
-    let pending = vaults.get(mint);
-    if (!pending) {
-      pending = (async () => {
-        const vault = await findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["vault", addressBytes(mint), addressBytes(METEORA_VAULT_BASE)]);
-        return [vault, await findPda(METEORA_VAULT_PROGRAM_ADDRESS, ["lp_mint", addressBytes(vault)])] as [Address, Address];
-      })();
-      vaults.set(mint, pending);
-    }
-    return pending;
-  };
   return {
     kind: "meteora-damm-v1",
     dex: "meteora-damm-v1",
     candidates: (mint) => listMeteoraDammV1PoolCandidates(mint, derivedQuotes(mint)),
-    async speculate(c, mint) {
-      if (!c.quoteMint) return [];
-      const [[vaultA, lpMintA], [vaultB, lpMintB]] = await Promise.all([vaultOf(mint), vaultOf(c.quoteMint)]);
-      const poolLps = await Promise.all([vaultA, vaultB].map((v) => findPda(METEORA_DAMM_V1_PROGRAM_ADDRESS, [addressBytes(v), addressBytes(c.pool)])));
-      return [vaultA, vaultB, lpMintA, lpMintB, ...poolLps];
-    },
     evaluate(poolAccount, _mint, lookup, decimalsOf) {
       const pool = decodeMeteoraDammV1Pool(poolAccount);
       const first = requiredAccountsForMeteoraDammV1Pool(pool);

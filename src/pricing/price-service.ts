@@ -143,6 +143,7 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
   }
 
   const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT]);
+  if (!query.poolId) for (const mint of mints) rememberLearnedRelated(mint, deps.waitUntil);
   const solUsd = solUsdFromOracle(read.lookup(PYTH_SOL_USD_PRICE_ACCOUNT), now()) ?? (await solUsdFromPools(deps, now()));
   if (!solUsd) throw new ApiError("UPSTREAM_UNAVAILABLE", "SOL/USD price is unavailable: oracle stale and no SOL/USDC pool");
   const { evaluations, slot } = read;
@@ -368,16 +369,37 @@ async function derivedCandidates(mint: Address, deps: PriceDeps): Promise<Candid
   );
 }
 
+/**
+ * The candidate pools of a never-seen mint: pool addresses only. Their related accounts (vaults, reserves) would cost
+ * ~110 more PDAs, mostly for pools that do not exist; they are learned from the pools that do exist on the first read
+ * (one more round trip, once per colo) and kept with the candidates (`rememberLearnedRelated`).
+ */
 async function deriveCandidates(mint: Address, waitUntil: (p: Promise<unknown>) => void): Promise<Candidate[]> {
   const lists = await Promise.all(
-    poolAdapters.map(async (adapter) => {
-      const found: PoolCandidate[] = await adapter.candidates(mint);
-      return Promise.all(found.map(async (c) => ({ pool: c.pool, adapter, alsoRead: await adapter.speculate(c, mint) })));
-    }),
+    poolAdapters.map(async (adapter) => (await adapter.candidates(mint)).map((c: PoolCandidate) => ({ pool: c.pool, adapter, alsoRead: [] as Address[] }))),
   );
   const all = lists.flat();
   storeCandidates(mint, all.map((c) => ({ pool: c.pool, kind: c.adapter.kind, alsoRead: c.alsoRead })), waitUntil);
   return all;
+}
+
+/**
+ * Related accounts learned from pools that exist join the mint's candidates, here and in the colo's Cache API, so the
+ * next cold read of the mint is one round trip.
+ */
+function rememberLearnedRelated(mint: Address, waitUntil: (p: Promise<unknown>) => void): void {
+  const candidates = derived.peek(mint);
+  if (!candidates) return;
+  let changed = false;
+  const updated = candidates.map((c) => {
+    const related = relatedOfPool.peek(c.pool);
+    if (!related || related.every((a) => c.alsoRead.includes(a))) return c;
+    changed = true;
+    return { ...c, alsoRead: [...new Set([...c.alsoRead, ...related])] };
+  });
+  if (!changed) return;
+  derived.set(mint, updated);
+  storeCandidates(mint, updated.map((c) => ({ pool: c.pool, kind: c.adapter!.kind, alsoRead: c.alsoRead })), waitUntil);
 }
 
 async function registryCandidates(db: D1Database, mints: Address[], now: number): Promise<Map<Address, Candidate[]>> {

@@ -34,3 +34,36 @@ export function base58DecodedLength(value: string): number | { invalidAt: number
 export function isBase58Address(value: string): boolean {
   return value.length >= 32 && value.length <= 44 && base58DecodedLength(value) === 32;
 }
+
+/**
+ * Base58 text of raw bytes (an address: 32 bytes). Schoolbook conversion in base 58^5 limbs held in doubles (58^5 ·
+ * 256 < 2^53, exact): ~1 µs for 32 bytes, where kit's BigInt encoder costs ~13 µs — it runs once per derived PDA.
+ */
+export function base58Encode(bytes: Uint8Array): string {
+  let zeros = 0;
+  while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
+  const limbs: number[] = []; // little-endian, base 58^5
+  for (let i = zeros; i < bytes.length; i++) {
+    let carry = bytes[i]!;
+    for (let j = 0; j < limbs.length; j++) {
+      const v = limbs[j]! * 256 + carry;
+      carry = Math.floor(v / LIMB);
+      limbs[j] = v - carry * LIMB;
+    }
+    while (carry > 0) {
+      limbs.push(carry % LIMB);
+      carry = Math.floor(carry / LIMB);
+    }
+  }
+  let out = "";
+  for (let j = 0; j < limbs.length; j++) {
+    let v = limbs[j]!;
+    const last = j === limbs.length - 1;
+    for (let k = 0; k < 5 && (!last || v > 0); k++) {
+      out = BASE58_ALPHABET[v % 58]! + out;
+      v = Math.floor(v / 58);
+    }
+  }
+  return "1".repeat(zeros) + out;
+}
+const LIMB = 58 ** 5;
