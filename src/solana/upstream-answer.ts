@@ -1,5 +1,5 @@
 import type { RpcErrorObject } from "../errors/rpc-errors";
-import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan, type Span } from "./upstream-json-spans";
+import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan, type ScanOptions, type Span } from "./upstream-json-spans";
 
 /**
  * Reading an upstream answer without building its results: is it a JSON-RPC 2.0 response (or batch) to the request
@@ -61,21 +61,25 @@ function endOf(text: string, start: number, spans: Iterable<Span>): number {
   return skipWhitespace(text, last) + 1;
 }
 
-/** The responses of `text` in the order they appear, if it answers `expected`; undefined when it does not. */
-export function readAnswer(text: string, expected: ExpectedAnswer): ResponseView[] | undefined {
+/**
+ * The responses of `text` in the order they appear, if it answers `expected`; undefined when it does not (which
+ * includes any text that is not JSON: the scan checks the whole grammar).
+ */
+export function readAnswer(text: string, expected: ExpectedAnswer, options?: ScanOptions): ResponseView[] | undefined {
   const start = skipWhitespace(text, 0);
   if ("id" in expected) {
-    const members = objectMemberSpans(text, start);
+    const members = objectMemberSpans(text, start, options);
     const response = readResponse(text, members);
     if (!response || response.id !== expected.id || skipWhitespace(text, endOf(text, start, members!.values())) !== text.length) return undefined;
     return [response];
   }
-  const elements = arrayElementSpans(text, start);
+  const elements = arrayElementSpans(text, start, options);
   if (!elements || elements.length !== expected.batchSize || skipWhitespace(text, endOf(text, start, elements)) !== text.length) return undefined;
   const seen = new Set<number>();
   const responses: ResponseView[] = [];
   for (const element of elements) {
-    const response = readResponse(text, objectMemberSpans(text, element.start));
+    // The elements were just scanned in full: no control character is inside their strings.
+    const response = readResponse(text, objectMemberSpans(text, element.start, { controlFree: true }));
     if (!response || typeof response.id !== "number" || !Number.isInteger(response.id)) return undefined;
     if (response.id < 0 || response.id >= expected.batchSize || seen.has(response.id)) return undefined;
     seen.add(response.id);
