@@ -18,6 +18,8 @@ export const limits = {
   maxSlotSpan: 500_000,
   /** JSON-RPC batch cap (our choice; Agave has none by default but providers cap around 100). */
   maxRpcBatch: 100,
+  /** Deepest nesting of one JSON-RPC request element (the request object is level 1; a batch's array is not counted). Agave's own configs need 6. */
+  maxRpcJsonDepth: 32,
   /** Agave's getProgramAccounts filter cap. */
   maxProgramAccountFilters: 4,
   /** Per-attempt upstream timeout (ms). */
@@ -30,6 +32,21 @@ export const limits = {
   upstreamBreakerOpenMs: 10_000,
   /** Longest we honour an upstream's Retry-After (ms): a hostile or buggy header must not park an upstream for hours. */
   upstreamMaxCooldownMs: 30_000,
+  /** Largest body sent upstream (bytes): Agave's MAX_REQUEST_BODY_SIZE. The node answers 413 above it, so a bigger one is refused here, unsent. */
+  upstreamMaxRequestBytes: 50 * 1024,
+  /**
+   * Largest upstream answer read (bytes), by method; a batch's answer gets the largest cap among its methods.
+   * Production isolates have 128 MB for all their requests and an answer costs about twice its size while held
+   * (bytes, then text). 8 MiB is far above what the service's own reads need (100 token or pool accounts in
+   * base64: ~100 KB); getBlock (mainnet: ~1-6 MB in json with full transactions) and getProgramAccounts (selective
+   * filters required, but a popular mint has many holders) get 16 MiB.
+   */
+  upstreamAnswerCapBytes: { default: 8 * 1024 * 1024, getBlock: 16 * 1024 * 1024, getProgramAccounts: 16 * 1024 * 1024 } as Readonly<Record<string, number>> & { default: number },
+  /** A half-open circuit's probe not settled within its attempt timeout plus this (ms) is presumed lost (a cancelled request): another may go. */
+  upstreamProbeGraceMs: 1000,
+  /** Retry-After we pass on (REST header, JSON-RPC `retryAfterSeconds`) is clamped to this range (s): a hostile or buggy upstream value stops here. */
+  minRetryAfterSeconds: 1,
+  maxRetryAfterSeconds: 60,
   /** How long the finalized slot learned from the upstream is reused to decide cacheability (ms). Issue 5. */
   finalizedSlotTtlMs: 1000,
   /** Cache API max-age of immutable JSON-RPC results (s). The data never changes; this only bounds storage. */

@@ -4,11 +4,13 @@
  * Three sources, never mixed up:
  * - the JSON-RPC 2.0 standard codes, with the messages jsonrpc-core (Agave's HTTP RPC server) uses;
  * - Agave's own invalid-param messages (code -32602, texts in `method-limits.ts` / `param-schemas.ts`);
- * - our band, -32050..-32059, for what only a proxy can go wrong on: the upstream node and our own caps.
+ * - our band, -32050..-32069, for what only a proxy can go wrong on: the upstream node and our own caps.
  *
  * Errors the upstream node returns (-32001..-32019, -32602 from the node, ...) are passed through unchanged
  * and never built here.
  */
+
+import { clampRetryAfterSeconds } from "../solana/retry-after";
 
 /** One JSON-RPC error object, as it travels in a response. */
 export interface RpcErrorObject {
@@ -40,6 +42,10 @@ export const jsonRpcCodes = {
  * | -32056 | UNAUTHORIZED           | 401  | missing, malformed, unknown or revoked API key                                  |
  * | -32057 | HTTP_METHOD_NOT_ALLOWED| 405  | anything but POST on /rpc                                                       |
  * | -32058 | UNSUPPORTED_MEDIA_TYPE | 415  | Content-Type other than application/json                                        |
+ * | -32059 | UPSTREAM_ANSWER_TOO_LARGE | 200 | upstream answer over `upstreamAnswerCapBytes` (per method); `data.maxBytes` |
+ * | -32060 | UPSTREAM_REQUEST_REFUSED | 200 | upstream answered 4xx (not 429; `data.httpStatus`), or the forwarded body is |
+ * |        |                        |      | over its cap `upstreamMaxRequestBytes` (not sent; `data.maxBytes`)             |
+ * The band was -32050..-32059 until -32060; it is now -32050..-32069.
  */
 export const proxyCodes = {
   UPSTREAM_TIMEOUT: -32050,
@@ -51,6 +57,8 @@ export const proxyCodes = {
   UNAUTHORIZED: -32056,
   HTTP_METHOD_NOT_ALLOWED: -32057,
   UNSUPPORTED_MEDIA_TYPE: -32058,
+  UPSTREAM_ANSWER_TOO_LARGE: -32059,
+  UPSTREAM_REQUEST_REFUSED: -32060,
 } as const;
 
 /** The standard errors with jsonrpc-core's exact texts. */
@@ -76,12 +84,27 @@ export const proxyErrors = {
   unsupportedMediaType: { code: proxyCodes.UNSUPPORTED_MEDIA_TYPE, message: "Content-Type must be application/json" },
 } as const satisfies Record<string, RpcErrorObject>;
 
-/** -32052, telling the caller when the upstream said it would accept requests again. */
+/** -32052, telling the caller when the upstream said it would accept requests again (clamped to our range). */
 export function upstreamRateLimited(retryAfterSeconds: number | undefined): RpcErrorObject {
   const message = "Upstream node is rate limiting requests";
   return retryAfterSeconds === undefined
     ? { code: proxyCodes.UPSTREAM_RATE_LIMITED, message }
-    : { code: proxyCodes.UPSTREAM_RATE_LIMITED, message, data: { retryAfterSeconds } };
+    : { code: proxyCodes.UPSTREAM_RATE_LIMITED, message, data: { retryAfterSeconds: clampRetryAfterSeconds(retryAfterSeconds) } };
+}
+
+/** -32059: the answer to this request is bigger than we read; the caller should ask for less (filters, dataSlice, fewer details). */
+export function upstreamAnswerTooLarge(maxBytes: number | undefined): RpcErrorObject {
+  const message = "Upstream answer too large; narrow the request";
+  return maxBytes === undefined ? { code: proxyCodes.UPSTREAM_ANSWER_TOO_LARGE, message } : { code: proxyCodes.UPSTREAM_ANSWER_TOO_LARGE, message, data: { maxBytes } };
+}
+
+/** -32060: the upstream node refused this request (its HTTP status), or would have (too big to send: the cap). */
+export function upstreamRequestRefused(failure: { httpStatus?: number; maxBytes?: number }): RpcErrorObject {
+  if (failure.httpStatus !== undefined) {
+    return { code: proxyCodes.UPSTREAM_REQUEST_REFUSED, message: "Upstream node refused the request", data: { httpStatus: failure.httpStatus } };
+  }
+  const message = "Upstream request too large";
+  return failure.maxBytes === undefined ? { code: proxyCodes.UPSTREAM_REQUEST_REFUSED, message } : { code: proxyCodes.UPSTREAM_REQUEST_REFUSED, message, data: { maxBytes: failure.maxBytes } };
 }
 
 /** -32054 with the cap in the message, so the caller knows what to split. */
@@ -98,8 +121,12 @@ export function batchTooLarge(maxItems: number): RpcErrorObject {
  * The error a caller sees when the upstream could not answer. `rpc-error` carries the node's own error,
  * passed through unchanged.
  */
-export function upstreamFailureError(failure: { kind: string; rpcError?: RpcErrorObject; retryAfterSeconds?: number }): RpcErrorObject {
+export function upstreamFailureError(failure: { kind: string; rpcError?: RpcErrorObject; retryAfterSeconds?: number; httpStatus?: number; maxBytes?: number }): RpcErrorObject {
   switch (failure.kind) {
+    case "answer-too-large":
+      return upstreamAnswerTooLarge(failure.maxBytes);
+    case "request-refused":
+      return upstreamRequestRefused(failure);
     case "timeout":
       return proxyErrors.upstreamTimeout;
     case "rate-limited":

@@ -13,8 +13,9 @@ import type { ValidatedCall } from "./methods";
  *   (fewer than `limit` means later blocks may still join the answer).
  * Errors are never cached. Everything else is never cached.
  *
- * Keys: request origin + cluster (the upstream URL list) + method + canonical params (sorted keys, nulls
- * dropped: null means "default" in Agave's configs), so different encodings or details never share an entry.
+ * Keys: request origin + cluster (a SHA-256 digest of the upstream URL list: URLs may carry credentials and must not
+ * appear in a key) + method + canonical params (sorted keys, nulls dropped: null means "default" in Agave's configs;
+ * unknown config keys are not part of validated params), so different encodings or details never share an entry.
  */
 
 /** When an answer is final: at once, or once the finalized slot reaches a slot. */
@@ -53,18 +54,23 @@ function finalityOf(call: ValidatedCall): ((resultText: string) => Finality) | u
   }
 }
 
-/** JSON with object keys sorted and null members / trailing null params dropped: one text per meaning. */
-export function canonicalJson(value: unknown): string {
+/**
+ * JSON with object keys sorted and null members / trailing null params dropped: one text per meaning.
+ * Recursive, so capped: validated params hold only schema-known members (a handful of levels) and the envelope
+ * refuses anything nesting deeper than `maxRpcJsonDepth`; deeper input is a bug, reported as one, never a stack overflow.
+ */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (depth > limits.maxRpcJsonDepth) throw new RangeError(`canonicalJson: nesting over ${limits.maxRpcJsonDepth}`);
   if (Array.isArray(value)) {
     let end = value.length;
     while (end > 0 && (value[end - 1] === null || value[end - 1] === undefined)) end--;
-    return `[${value.slice(0, end).map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+    return `[${value.slice(0, end).map((v) => (v === undefined ? "null" : canonicalJson(v, depth + 1))).join(",")}]`;
   }
   if (typeof value === "object" && value !== null) {
     const entries = Object.keys(value)
       .filter((k) => (value as Record<string, unknown>)[k] !== null && (value as Record<string, unknown>)[k] !== undefined)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`);
     return `{${entries.join(",")}}`;
   }
   return JSON.stringify(value);

@@ -1,6 +1,7 @@
 import { batchTooLarge, standardErrors, type RpcErrorObject } from "../errors/rpc-errors";
 import type { JsonRpcId } from "../solana/upstream";
 import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan } from "../solana/upstream-json-spans";
+import { nestingDepth } from "./json-nesting";
 
 /**
  * The JSON-RPC 2.0 envelope, as jsonrpc-core (Agave's HTTP server) reads it:
@@ -10,7 +11,9 @@ import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan } from 
  *   string, a non-negative integer or null, a non-string method, or params that are not an array/object/null
  *   → -32600 "Invalid request" (with its id when the id itself is readable);
  * - `jsonrpc` missing or not "2.0" → -32600 "Unsupported JSON-RPC protocol version";
- * - a valid element without an `id` member is a notification: never forwarded, never answered.
+ * - a valid element without an `id` member is a notification: never forwarded, never answered;
+ * - an element nesting deeper than `maxDepth` (the request object is level 1) → -32600 "Invalid request" (with its
+ *   id when readable), before anything walks it: our guard, so no recursive walk later can run out of stack.
  * Method lookup and params validation happen later (`methods.ts`): this module knows nothing of Solana.
  */
 
@@ -36,33 +39,38 @@ export type RequestBody =
 
 const allowedMembers = new Set(["jsonrpc", "id", "method", "params"]);
 
-/** Parses and classifies a request body. `maxBatch` larger batches are refused as a whole. */
-export function parseRequestBody(text: string, maxBatch: number): RequestBody {
+/**
+ * Parses and classifies a request body. Batches larger than `maxBatch` are refused as a whole; elements nesting
+ * deeper than `maxDepth` one by one (the other elements of a batch are still answered).
+ */
+export function parseRequestBody(text: string, maxBatch: number, maxDepth: number): RequestBody {
   let value: unknown;
   try {
+    // V8's JSON.parse is iterative: any depth parses; the depth is checked next, before any walk.
     value = JSON.parse(text);
   } catch {
     return { kind: "error", error: standardErrors.parse };
   }
   const start = skipWhitespace(text, 0);
-  if (!Array.isArray(value)) return { kind: "single", item: classify(value, text, start) };
+  if (!Array.isArray(value)) return { kind: "single", item: classify(value, text, start, nestingDepth(text) > maxDepth) };
   if (value.length === 0) return { kind: "error", error: standardErrors.invalidRequest };
   if (value.length > maxBatch) return { kind: "error", error: batchTooLarge(maxBatch) };
-  // JSON.parse accepted the text, so the spans exist.
-  const spans = arrayElementSpans(text, start)!;
-  return { kind: "batch", items: value.map((element, i) => classify(element, text, spans[i]!.start)) };
+  // JSON.parse accepted the text, so the spans exist (and no control character is inside a string).
+  const spans = arrayElementSpans(text, start, { controlFree: true })!;
+  return { kind: "batch", items: value.map((element, i) => classify(element, text, spans[i]!.start, nestingDepth(text, spans[i]!.start, spans[i]!.end) > maxDepth)) };
 }
 
 function isValidId(id: unknown): id is JsonRpcId {
   return id === null || typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id) && id >= 0);
 }
 
-function classify(value: unknown, text: string, start: number): RequestItem {
+function classify(value: unknown, text: string, start: number, tooDeep: boolean): RequestItem {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return invalid(null, standardErrors.invalidRequest);
   const request = value as Record<string, unknown>;
   const hasId = Object.hasOwn(request, "id");
   const id = hasId && isValidId(request.id) ? request.id : null;
   if (hasId && !isValidId(request.id)) return invalid(null, standardErrors.invalidRequest);
+  if (tooDeep) return invalid(id, standardErrors.invalidRequest);
   for (const key of Object.keys(request)) if (!allowedMembers.has(key)) return invalid(id, standardErrors.invalidRequest);
   if (typeof request.method !== "string") return invalid(id, standardErrors.invalidRequest);
   const params = request.params;
@@ -70,7 +78,7 @@ function classify(value: unknown, text: string, start: number): RequestItem {
   if (request.jsonrpc !== "2.0") return invalid(id, standardErrors.invalidVersion);
   if (!hasId) return { kind: "notification" };
   const hasParams = params !== undefined && params !== null;
-  const paramsSpan = hasParams ? objectMemberSpans(text, start)!.get("params") : undefined;
+  const paramsSpan = hasParams ? objectMemberSpans(text, start, { controlFree: true })!.get("params") : undefined;
   return {
     kind: "call",
     id,

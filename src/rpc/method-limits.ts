@@ -2,11 +2,13 @@ import { invalidParams, jsonRpcCodes, type RpcErrorObject } from "../errors/rpc-
 import { limits } from "../limits";
 import { binaryAccountEncodings, isOptionsNotFilter, wrappedConfig, type AllowedMethod, type MethodParams } from "./method-schemas";
 import { base58DecodedLength } from "../solana/base58";
+import { unselectiveProblem, type MemcmpShape } from "./program-accounts-policy";
 
 /**
  * Agave's checks that run once params have the right types, in Agave's order and with its exact messages
  * (rpc.rs: `check_is_at_least_confirmed`, `check_slice_and_encoding`, `verify_filter`, the range and count caps),
- * plus the spec's own rule that getProgramAccounts needs filters. Each returns the error to answer, or undefined.
+ * plus the spec's own rule that getProgramAccounts needs filters, and ours that they be selective
+ * (`program-accounts-policy.ts`). Each returns the error to answer, or undefined.
  */
 type Check<M extends AllowedMethod> = (params: MethodParams<M>) => RpcErrorObject | undefined;
 
@@ -34,19 +36,22 @@ function decodedBase64Length(value: string): number | undefined {
   }
 }
 
-/** Agave's `RpcFilterType::verify` for a memcmp filter: text length cap, decodability, decoded length cap. */
-function memcmpProblem(memcmp: { bytes: string; encoding?: string | null }): string | undefined {
+/**
+ * Agave's `RpcFilterType::verify` for a memcmp filter: text length cap, decodability, decoded length cap.
+ * The decoded length, or Agave's problem name.
+ */
+function memcmpLength(memcmp: { bytes: string; encoding?: string | null }): number | { problem: string } {
   const { bytes } = memcmp;
   if (memcmp.encoding === "base64") {
-    if (bytes.length > limits.maxMemcmpBase64Chars) return "DataTooLarge";
+    if (bytes.length > limits.maxMemcmpBase64Chars) return { problem: "DataTooLarge" };
     const size = decodedBase64Length(bytes);
-    if (size === undefined) return "Base64DecodeError";
-    return size > limits.maxMemcmpBytes ? "DataTooLarge" : undefined;
+    if (size === undefined) return { problem: "Base64DecodeError" };
+    return size > limits.maxMemcmpBytes ? { problem: "DataTooLarge" } : size;
   }
-  if (bytes.length > limits.maxMemcmpBase58Chars) return "DataTooLarge";
+  if (bytes.length > limits.maxMemcmpBase58Chars) return { problem: "DataTooLarge" };
   const length = base58DecodedLength(bytes);
-  if (typeof length !== "number") return base58DecodeError(bytes, length.invalidAt);
-  return length > limits.maxMemcmpBytes ? "DataTooLarge" : undefined;
+  if (typeof length !== "number") return { problem: base58DecodeError(bytes, length.invalidAt) };
+  return length > limits.maxMemcmpBytes ? { problem: "DataTooLarge" } : length;
 }
 
 function transactionEncoding(encoding: string | null | undefined): RpcErrorObject | undefined {
@@ -59,14 +64,20 @@ export const methodLimits: { [M in AllowedMethod]?: Check<M> } = {
   getAccountInfo: ([, config]) => sliceNeedsBinaryEncoding(config),
   getMultipleAccounts: ([keys, config]) =>
     keys.length > limits.maxAccountsPerCall ? invalidParams(`Too many inputs provided; max ${limits.maxAccountsPerCall}`) : sliceNeedsBinaryEncoding(config),
-  getProgramAccounts: ([, config]) => {
+  getProgramAccounts: ([program, config]) => {
     const filters = config?.filters ?? [];
     if (filters.length === 0) return invalidParams("getProgramAccounts requires filters on this endpoint (dataSize, memcmp or tokenAccountState)");
     if (filters.length > limits.maxProgramAccountFilters) return invalidParams(`Too many filters provided; max ${limits.maxProgramAccountFilters}`);
+    const memcmps: MemcmpShape[] = [];
     for (const filter of filters) {
-      const problem = typeof filter === "object" && "memcmp" in filter ? memcmpProblem(filter.memcmp) : undefined;
-      if (problem) return invalidParams(`Invalid param: ${problem}`);
+      if (typeof filter !== "object" || !("memcmp" in filter)) continue;
+      const length = memcmpLength(filter.memcmp);
+      if (typeof length !== "number") return invalidParams(`Invalid param: ${length.problem}`);
+      memcmps.push({ offset: filter.memcmp.offset, length });
     }
+    // Agave's checks first (its messages for its errors), then ours: filters must select few accounts.
+    const unselective = unselectiveProblem(program, memcmps);
+    if (unselective) return invalidParams(unselective);
     return sliceNeedsBinaryEncoding(config);
   },
   getTokenAccountsByDelegate: ([, filterOrOptions, config]) => {

@@ -9,7 +9,8 @@ import { base58DecodedLength } from "../solana/base58";
  * message a node would give for a wrong value in its place, so a validation failure is the first issue's
  * message, nothing more. Where serde's text depends on Rust type names we use Agave's names.
  * Config objects ignore unknown fields, as Agave's serde structs do (no `deny_unknown_fields`): clients send extra
- * keys (web3.js sends `encoding` with getBlockProduction) and a node answers them, so this endpoint does too.
+ * keys (web3.js sends `encoding` with getBlockProduction) and a node answers them, so this endpoint does too —
+ * but only the known fields travel upstream.
  */
 
 type Issue = { code: string; input?: unknown; path?: PropertyKey[]; keys?: string[] };
@@ -76,9 +77,13 @@ export function optional<T extends z.ZodMiniType>(schema: T) {
   return z.optional(z.nullable(schema));
 }
 
-/** A JSON object with known, typed fields (a Rust struct, by its Agave name); other fields pass, as in serde. */
+/**
+ * A JSON object with known, typed fields (a Rust struct, by its Agave name). Other fields are accepted, as serde
+ * does, and dropped from the parsed value: they are never forwarded (`forwarded-params.ts`), so a client cannot
+ * pad a config to make the upstream request bigger than its own.
+ */
 export function struct<S extends z.core.$ZodLooseShape>(rustName: string, shape: S) {
-  return z.looseObject(shape, { error: mismatch(`struct ${rustName}`) });
+  return z.object(shape, { error: mismatch(`struct ${rustName}`) });
 }
 
 /** A JSON array of `item`. */

@@ -1,6 +1,6 @@
-import { upstreamFailureError } from "../errors/rpc-errors";
+import { upstreamFailureError, upstreamRequestRefused } from "../errors/rpc-errors";
 import { limits } from "../limits";
-import { UpstreamError, type ExpectedAnswer, type JsonRpcId, type RawAnswer, type ResponseView, type Upstream } from "../solana/upstream";
+import { answerCapFor, UpstreamError, type ExpectedAnswer, type JsonRpcId, type RawAnswer, type ResponseView, type Upstream } from "../solana/upstream";
 import { readAnswer } from "../solana/upstream-answer";
 import { finalizedSlot } from "./finalized-slot";
 import { cacheCandidate, cachedResult, storeIfFinal, type CacheCandidate } from "./immutable-cache";
@@ -13,8 +13,10 @@ import {
   upstreamRequestText,
   type RequestItem,
 } from "./json-rpc-envelope";
+import { forwardedParamsText } from "./forwarded-params";
 import { isIdempotent, validateCall, type ValidatedCall } from "./methods";
 import { sliceSpan } from "../solana/upstream-json-spans";
+import { utf8ByteLength } from "../solana/utf8-length";
 import { upstreamPlan, type UpstreamPlan } from "./upstream-plan";
 
 /**
@@ -49,7 +51,7 @@ type PartOutcome = { result: string } | { error: string };
 
 /** The response body for `bodyText`, or undefined when nothing is to be answered (only notifications: HTTP 204). */
 export async function answerRpcBody(bodyText: string, deps: RpcProxyDeps): Promise<string | undefined> {
-  const body = parseRequestBody(bodyText, limits.maxRpcBatch);
+  const body = parseRequestBody(bodyText, limits.maxRpcBatch, limits.maxRpcJsonDepth);
   if (body.kind === "error") return errorResponseText(null, body.error);
   const items = body.kind === "single" ? [body.item] : body.items;
   const answers: (string | undefined)[] = new Array(items.length);
@@ -88,7 +90,7 @@ function prepare(item: RequestItem, index: number, deps: RpcProxyDeps): string |
     id: item.id,
     idJson: idText(item.id),
     call: validated.call,
-    plan: upstreamPlan(validated.call, item.paramsText),
+    plan: upstreamPlan(validated.call, item.paramsText === undefined ? undefined : forwardedParamsText(item.paramsText, validated.call.params)),
     candidate: cacheCandidate(validated.call, deps.cacheOrigin, deps.upstream.clusterKey),
   };
 }
@@ -96,33 +98,69 @@ function prepare(item: RequestItem, index: number, deps: RpcProxyDeps): string |
 /**
  * One upstream request for all calls: a lone single call goes as a single request with the caller's id (so its
  * answer can go back verbatim); anything else goes as one batch with ids 0..n-1 (callers' ids may repeat, and a
- * call may need several upstream parts). A batch is retried only if every call in it is idempotent.
+ * call may need several upstream parts). A batch is retried only if every call in it is idempotent. The answer is
+ * read with the largest byte cap among the methods sent.
  */
 async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProxyDeps): Promise<string[]> {
-  const options = { idempotent: calls.every((c) => isIdempotent(c.call.method)), requestId: deps.requestId };
   try {
     const only = calls[0]!;
     if (singleRequest && only.plan.parts.length === 1) {
       const part = only.plan.parts[0]!;
       const expected = { id: only.id };
+      const options = { idempotent: isIdempotent(only.call.method), requestId: deps.requestId, maxAnswerBytes: answerCapFor([part.method]) };
       const answer = await deps.upstream.callRaw(upstreamRequestText(only.idJson, part.method, part.paramsText), expected, options);
       if (!only.candidate) return [answer.text];
       const [response] = responsesOf(answer, expected);
       return [respond(only, [partOutcome(answer.text, response!)], deps)];
     }
-    const parts = calls.flatMap((c) => c.plan.parts);
-    const body = `[${parts.map((p, k) => upstreamRequestText(String(k), p.method, p.paramsText)).join(",")}]`;
-    const expected = { batchSize: parts.length };
-    const answer = await deps.upstream.callRaw(body, expected, options);
-    const outcomes = new Array<PartOutcome>(parts.length);
-    for (const response of responsesOf(answer, expected)) outcomes[response.id as number] = partOutcome(answer.text, response);
-    let next = 0;
-    return calls.map((call) => respond(call, outcomes.slice(next, (next += call.plan.parts.length)), deps));
+    return await forwardBatch(calls, deps);
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     const error = JSON.stringify(upstreamFailureError(err));
     return calls.map((c) => rawErrorResponseText(c.idJson, error));
   }
+}
+
+/**
+ * The batch form of `forward`. Calls are packed in request order while the upstream body stays within the node's
+ * own cap (`upstreamMaxRequestBytes`): a call that would take it over is answered -32060 and not sent, so one
+ * oversized call does not sink the others (the node would refuse the whole body with 413).
+ */
+async function forwardBatch(calls: Forwarded[], deps: RpcProxyDeps): Promise<string[]> {
+  const answers: string[] = new Array(calls.length);
+  const sent: { call: Forwarded; at: number }[] = [];
+  const requests: string[] = [];
+  let bytes = 2; // the brackets
+  calls.forEach((call, at) => {
+    const texts = call.plan.parts.map((p, k) => upstreamRequestText(String(requests.length + k), p.method, p.paramsText));
+    const size = texts.reduce((sum, text) => sum + utf8ByteLength(text) + 1, 0); // each with its comma (one too many: a bound)
+    if (bytes + size > limits.upstreamMaxRequestBytes) {
+      answers[at] = errorResponseText(call.id, upstreamRequestRefused({ maxBytes: limits.upstreamMaxRequestBytes }));
+      return;
+    }
+    bytes += size;
+    requests.push(...texts);
+    sent.push({ call, at });
+  });
+  if (sent.length === 0) return answers;
+  const expected = { batchSize: requests.length };
+  const options = {
+    idempotent: sent.every(({ call }) => isIdempotent(call.call.method)),
+    requestId: deps.requestId,
+    maxAnswerBytes: answerCapFor(sent.flatMap(({ call }) => call.plan.parts.map((p) => p.method))),
+  };
+  try {
+    const answer = await deps.upstream.callRaw(`[${requests.join(",")}]`, expected, options);
+    const outcomes = new Array<PartOutcome>(requests.length);
+    for (const response of responsesOf(answer, expected)) outcomes[response.id as number] = partOutcome(answer.text, response);
+    let next = 0;
+    for (const { call, at } of sent) answers[at] = respond(call, outcomes.slice(next, (next += call.plan.parts.length)), deps);
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    const error = JSON.stringify(upstreamFailureError(err));
+    for (const { call, at } of sent) answers[at] = rawErrorResponseText(call.idJson, error);
+  }
+  return answers;
 }
 
 /** Where the responses sit in a checked answer: as the client found them, or read again from its text. */

@@ -4,6 +4,11 @@
  * closed → (failureThreshold consecutive failures) → open for `openMs` → half-open: exactly one probe request
  * goes through; its success closes the circuit, its failure opens it again for `openMs`.
  * A 429 with Retry-After opens the circuit for that long (capped) at once: the node told us when to come back.
+ * Only the node's own faults are failures (the caller decides which: timeouts, refused connections, 5xx, garbage,
+ * node behind). An answer caused by the request — a 4xx, an answer over our size cap — says nothing about the
+ * node's health: `release` frees a probe without counting anything.
+ * A probe has a deadline: workerd cancels a request whose client went away, and a probe cancelled mid-flight never
+ * reports back — without the deadline its circuit would wait for it forever.
  *
  * State lives in module memory: each isolate learns on its own, which is what we want (no storage round trip
  * on the hot path; a failing node is found out within `failureThreshold` requests per isolate).
@@ -17,8 +22,8 @@ interface Circuit {
   /** Epoch ms until which no request goes out; 0 when closed. */
   openUntil: number;
   openReason: OpenReason;
-  /** A half-open probe is under way: everyone else waits for its outcome. */
-  probing: boolean;
+  /** A half-open probe is under way until this epoch ms (0: none): everyone else waits for its outcome, not longer. */
+  probeUntil: number;
 }
 
 /** When a circuit opens, and for how long. */
@@ -34,14 +39,14 @@ export class CircuitBreaker {
   constructor(private readonly options: BreakerOptions) {}
 
   /**
-   * Whether a request may go to `url` now. Admitting a request to a half-open circuit makes it the probe,
-   * so call this only for the URL you are about to use.
+   * Whether a request may go to `url` now. Admitting a request to a half-open circuit makes it the probe, presumed
+   * lost after `probeMs` (its longest possible attempt, with a margin); so call this only for the URL you are about to use.
    */
-  tryAcquire(url: string, now: number): boolean {
+  tryAcquire(url: string, now: number, probeMs: number): boolean {
     const circuit = this.circuits.get(url);
     if (!circuit || circuit.openUntil === 0) return true;
-    if (now < circuit.openUntil || circuit.probing) return false;
-    circuit.probing = true;
+    if (now < circuit.openUntil || now < circuit.probeUntil) return false;
+    circuit.probeUntil = now + probeMs;
     return true;
   }
 
@@ -50,13 +55,22 @@ export class CircuitBreaker {
     this.circuits.delete(url);
   }
 
-  /** The request to `url` failed (timeout, refused, 5xx, malformed answer, node behind). */
+  /** The request to `url` failed through the node's fault (timeout, refused, 5xx, malformed answer, node behind). */
   recordFailure(url: string, now: number): void {
     const circuit = this.circuit(url);
     circuit.consecutiveFailures++;
-    if (circuit.probing || circuit.consecutiveFailures >= this.options.failureThreshold) {
+    if (circuit.probeUntil !== 0 || circuit.consecutiveFailures >= this.options.failureThreshold) {
       this.open(circuit, now + this.options.openMs, "failures");
     }
+  }
+
+  /**
+   * The request to `url` ended in a way that says nothing about the node (it refused this request, or its answer
+   * was too big for us): counts stay as they are; a probe is over, so the next request may probe.
+   */
+  release(url: string): void {
+    const circuit = this.circuits.get(url);
+    if (circuit) circuit.probeUntil = 0;
   }
 
   /** The node at `url` answered 429 with Retry-After: stop calling it for `ms`. */
@@ -70,14 +84,14 @@ export class CircuitBreaker {
   openState(url: string, now: number): { reason: OpenReason; remainingMs: number } | undefined {
     const circuit = this.circuits.get(url);
     if (!circuit || circuit.openUntil === 0) return undefined;
-    if (now >= circuit.openUntil && !circuit.probing) return undefined;
+    if (now >= circuit.openUntil && now >= circuit.probeUntil) return undefined;
     return { reason: circuit.openReason, remainingMs: Math.max(0, circuit.openUntil - now) };
   }
 
   private circuit(url: string): Circuit {
     let circuit = this.circuits.get(url);
     if (!circuit) {
-      circuit = { consecutiveFailures: 0, openUntil: 0, openReason: "failures", probing: false };
+      circuit = { consecutiveFailures: 0, openUntil: 0, openReason: "failures", probeUntil: 0 };
       this.circuits.set(url, circuit);
     }
     return circuit;
@@ -86,6 +100,6 @@ export class CircuitBreaker {
   private open(circuit: Circuit, until: number, reason: OpenReason): void {
     circuit.openUntil = until;
     circuit.openReason = reason;
-    circuit.probing = false;
+    circuit.probeUntil = 0;
   }
 }

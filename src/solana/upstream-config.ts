@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha256";
+import { bytesToHex } from "@noble/hashes/utils";
 import { limits } from "../limits";
 import type { Env } from "../env";
 
@@ -7,7 +9,11 @@ export interface UpstreamConfig {
   urls: readonly string[];
   /** Per-attempt timeout (ms). */
   attemptTimeoutMs: number;
-  /** Stable name of this set of upstreams, for keys of per-cluster state (cache entries, finalized slot). */
+  /**
+   * Stable name of this set of upstreams, for keys of per-cluster state (cache entries, finalized slot): the
+   * SHA-256 hex of the URL list. URLs often carry a provider's credentials (in the path or query) and Cache API
+   * keys are URLs of their own, so no URL may appear in one — a one-way digest names the set without revealing it.
+   */
   clusterKey: string;
 }
 
@@ -35,8 +41,13 @@ export function upstreamConfig(env: Pick<Env, "UPSTREAM_RPC_URL" | "UPSTREAM_ATT
   const config: UpstreamConfig = {
     urls,
     attemptTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : limits.upstreamAttemptTimeoutMs,
-    clusterKey: urls.join(","),
+    clusterKey: clusterKeyOf(urls),
   };
   parsed.set(cacheKey, config);
   return config;
+}
+
+/** SHA-256 hex of the URL list, in order (another order is another preference, but the same cluster: cheap to miss). */
+export function clusterKeyOf(urls: readonly string[]): string {
+  return bytesToHex(sha256(new TextEncoder().encode(urls.join(","))));
 }

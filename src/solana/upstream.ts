@@ -1,41 +1,70 @@
 import { limits } from "../limits";
 import type { Env } from "../env";
 import type { RpcErrorObject } from "../errors/rpc-errors";
+import { clampRetryAfterSeconds, parseRetryAfter } from "./retry-after";
 import { readAnswer, type ExpectedAnswer, type JsonRpcId, type ResponseView } from "./upstream-answer";
+import { readCappedBody, type CappedBody } from "./upstream-body";
 import { CircuitBreaker } from "./upstream-breaker";
 import { upstreamConfig, type UpstreamConfig } from "./upstream-config";
 import { sliceSpan } from "./upstream-json-spans";
+import { utf8ByteLength } from "./utf8-length";
 
 export type { ExpectedAnswer, JsonRpcId, ResponseView } from "./upstream-answer";
 
 /**
  * The one upstream JSON-RPC client of the worker (the /rpc proxy, pricing and overview all go through it).
  *
- * Per call: try the preferred upstream whose circuit admits requests; on timeout, connection failure, 5xx or
- * other unexpected status, 429, or a node-behind answer (-32005), move to the next upstream (or the same one
- * again when it is the only one) — for idempotent calls only, at most `upstreamMaxAttempts` attempts in all.
+ * Two kinds of failure, kept apart because only one says anything about the node:
+ * - the node's own faults — timeout, refused or reset connection, 5xx or other unexpected status, 429, a
+ *   node-behind answer (-32005), a malformed answer — count against its circuit and, for idempotent calls, move
+ *   on to the next upstream (or the same one again when it is the only one), at most `upstreamMaxAttempts` in
+ *   all. A malformed answer is tried again only on another upstream: the same node would likely say the same.
+ * - answers caused by the request — a 4xx other than 429 (the node refused this request), an answer over the byte
+ *   cap (`upstreamAnswerCapBytes`) — never count against the circuit and are never retried: any node would say the
+ *   same, and a few oversized requests must not shut the upstream for everyone. A body over the node's own cap
+ *   (`upstreamMaxRequestBytes`) is refused here, unsent. JSON-RPC error objects are the node's answer: passed on.
  * Non-idempotent calls (sendTransaction, simulateTransaction) get exactly one attempt: a retried send could land twice.
- * Malformed answers (not JSON, truncated, HTML, not JSON-RPC, wrong id) are never retried: they are reported as
- * `bad-response` and count against the upstream's circuit. Nothing is coalesced here (callers that want it, do it).
- * Answers are checked by scanning (`upstream-answer.ts`), not parsed: results are built only when asked for.
+ * Nothing is coalesced here (callers that want it, do it). Answers are read with a byte cap and checked by
+ * scanning (`upstream-answer.ts`), not parsed: results are built only when asked for.
  */
 
-/** What went wrong, in the terms callers map to their own errors. */
-export type UpstreamErrorKind = "timeout" | "unavailable" | "rate-limited" | "bad-response" | "rpc-error";
+/**
+ * What went wrong, in the terms callers map to their own errors. `request-refused`: the node refused this request
+ * (HTTP 4xx other than 429), or would have (body over its cap: not sent). `answer-too-large`: over our byte cap.
+ */
+export type UpstreamErrorKind = "timeout" | "unavailable" | "rate-limited" | "bad-response" | "rpc-error" | "request-refused" | "answer-too-large";
 
-/** A failed upstream call. `rpcError` is the node's own error object (kind `rpc-error`, from `call` only). */
+/** The kinds caused by the request rather than the node: never retried, never counted against a circuit. */
+const causedByRequest: ReadonlySet<UpstreamErrorKind> = new Set(["request-refused", "answer-too-large"]);
+
+/** What an UpstreamError may carry besides its kind. */
+export interface UpstreamErrorDetails {
+  /** For `rpc-error`: the node's own error object (from `call` only). */
+  rpcError?: RpcErrorObject;
+  /** For `rate-limited`: when the upstream said to come back (s), if it said; clamped to our range. */
+  retryAfterSeconds?: number;
+  /** For `request-refused`: the node's HTTP status, when it answered (absent: refused here, unsent). */
+  httpStatus?: number;
+  /** For `request-refused` unsent and `answer-too-large`: the cap that was passed (bytes). */
+  maxBytes?: number;
+}
+
+/** A failed upstream call. */
 export class UpstreamError extends Error {
   readonly kind: UpstreamErrorKind;
   readonly rpcError?: RpcErrorObject;
-  /** For `rate-limited`: when the upstream said to come back (s), if it said. */
   readonly retryAfterSeconds?: number;
+  readonly httpStatus?: number;
+  readonly maxBytes?: number;
 
-  constructor(kind: UpstreamErrorKind, message: string, extra: { rpcError?: RpcErrorObject; retryAfterSeconds?: number } = {}) {
+  constructor(kind: UpstreamErrorKind, message: string, extra: UpstreamErrorDetails = {}) {
     super(message);
     this.name = "UpstreamError";
     this.kind = kind;
     if (extra.rpcError) this.rpcError = extra.rpcError;
-    if (extra.retryAfterSeconds !== undefined) this.retryAfterSeconds = extra.retryAfterSeconds;
+    if (extra.retryAfterSeconds !== undefined) this.retryAfterSeconds = clampRetryAfterSeconds(extra.retryAfterSeconds);
+    if (extra.httpStatus !== undefined) this.httpStatus = extra.httpStatus;
+    if (extra.maxBytes !== undefined) this.maxBytes = extra.maxBytes;
   }
 }
 
@@ -47,6 +76,16 @@ export interface UpstreamCallOptions {
   requestId?: string;
   /** Per-attempt timeout (ms); defaults to the configured one. */
   timeoutMs?: number;
+  /** Largest answer read (bytes); `call` defaults to its method's cap, `callRaw` to the default cap (see `answerCapFor`). */
+  maxAnswerBytes?: number;
+}
+
+/** The byte cap of an answer to calls of `methods` (a batch gets the largest of its methods' caps). */
+export function answerCapFor(methods: Iterable<string>): number {
+  const caps = limits.upstreamAnswerCapBytes;
+  let cap = 0;
+  for (const method of methods) cap = Math.max(cap, Object.hasOwn(caps, method) ? caps[method]! : caps.default);
+  return cap || caps.default;
 }
 
 /** One validated upstream answer: its exact text, the parsed value (built on first access), and who answered. */
@@ -92,7 +131,7 @@ export function createUpstream(env: Pick<Env, "UPSTREAM_RPC_URL" | "UPSTREAM_ATT
     clusterKey: config.clusterKey,
     async call<T>(method: string, params?: readonly unknown[], options: UpstreamCallOptions = {}) {
       const body = JSON.stringify(params === undefined ? { jsonrpc: "2.0", id: 1, method } : { jsonrpc: "2.0", id: 1, method, params });
-      const { text, responses } = await send(config, body, { id: 1 }, options);
+      const { text, responses } = await send(config, body, { id: 1 }, { maxAnswerBytes: answerCapFor([method]), ...options });
       const { result, error } = responses[0]!;
       if (error) throw new UpstreamError("rpc-error", error.value.message, { rpcError: error.value });
       return { result: parseJson(sliceSpan(text, result!)) as T };
@@ -111,16 +150,29 @@ interface ScannedAnswer {
 }
 
 async function send(config: UpstreamConfig, body: string, expected: ExpectedAnswer, options: UpstreamCallOptions): Promise<ScannedAnswer> {
+  const bytes = utf8ByteLength(body);
+  if (bytes > limits.upstreamMaxRequestBytes) {
+    // The node would answer 413: say so without asking it, and without touching any circuit.
+    throw new UpstreamError("request-refused", `Upstream request of ${bytes} bytes is over the node's cap`, { maxBytes: limits.upstreamMaxRequestBytes });
+  }
+  const attempt: Attempt = {
+    body,
+    expected,
+    timeoutMs: options.timeoutMs ?? config.attemptTimeoutMs,
+    maxAnswerBytes: options.maxAnswerBytes ?? limits.upstreamAnswerCapBytes.default,
+    requestId: options.requestId,
+  };
   const maxAttempts = options.idempotent ? limits.upstreamMaxAttempts : 1;
   const tried = new Set<string>();
   let lastError: UpstreamError | undefined;
   let behindAnswer: ScannedAnswer | undefined;
-  for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    const url = pickUpstream(config.urls, tried, Date.now());
+  for (let n = 0; n < maxAttempts; n++) {
+    // After a malformed answer, only a node not asked yet is worth asking.
+    const url = pickUpstream(config.urls, tried, lastError?.kind !== "bad-response", Date.now(), attempt.timeoutMs + limits.upstreamProbeGraceMs);
     if (url === undefined) break;
     tried.add(url);
     try {
-      const answer = await attemptOnce(url, body, expected, options.timeoutMs ?? config.attemptTimeoutMs, options.requestId);
+      const answer = await attemptOnce(url, attempt);
       if (options.idempotent && answer.responses.some((r) => r.error?.value.code === NODE_BEHIND)) {
         breaker.recordFailure(url, Date.now());
         behindAnswer = answer;
@@ -130,13 +182,16 @@ async function send(config: UpstreamConfig, body: string, expected: ExpectedAnsw
       return answer;
     } catch (err) {
       const failure = err instanceof UpstreamError ? err : new UpstreamError("unavailable", String(err));
+      if (causedByRequest.has(failure.kind)) {
+        breaker.release(url);
+        throw failure;
+      }
       if (failure.kind === "rate-limited" && failure.retryAfterSeconds !== undefined) {
         breaker.coolDown(url, Math.min(failure.retryAfterSeconds * 1000, limits.upstreamMaxCooldownMs), Date.now());
       } else {
         breaker.recordFailure(url, Date.now());
       }
       lastError = failure;
-      if (failure.kind === "bad-response") throw failure;
     }
   }
   // The node's own "behind" answer says more than our timeout or refusal would.
@@ -144,10 +199,22 @@ async function send(config: UpstreamConfig, body: string, expected: ExpectedAnsw
   throw lastError ?? allCircuitsOpen(config.urls, Date.now());
 }
 
-/** Untried upstreams first, in configured order; then tried ones again (a single upstream gets its retries). */
-function pickUpstream(urls: readonly string[], tried: ReadonlySet<string>, now: number): string | undefined {
-  for (const url of urls) if (!tried.has(url) && breaker.tryAcquire(url, now)) return url;
-  for (const url of urls) if (tried.has(url) && breaker.tryAcquire(url, now)) return url;
+/** What every attempt of one call sends and expects. */
+interface Attempt {
+  body: string;
+  expected: ExpectedAnswer;
+  timeoutMs: number;
+  maxAnswerBytes: number;
+  requestId: string | undefined;
+}
+
+/**
+ * Untried upstreams first, in configured order; then (when `again`) tried ones again — a single upstream gets its
+ * retries. `probeMs`: how long a probe of a half-open circuit may take before another may go.
+ */
+function pickUpstream(urls: readonly string[], tried: ReadonlySet<string>, again: boolean, now: number, probeMs: number): string | undefined {
+  for (const url of urls) if (!tried.has(url) && breaker.tryAcquire(url, now, probeMs)) return url;
+  if (again) for (const url of urls) if (tried.has(url) && breaker.tryAcquire(url, now, probeMs)) return url;
   return undefined;
 }
 
@@ -155,37 +222,45 @@ function allCircuitsOpen(urls: readonly string[], now: number): UpstreamError {
   const states = urls.map((url) => breaker.openState(url, now));
   if (states.every((s) => s?.reason === "rate-limited")) {
     const soonest = Math.min(...states.map((s) => s!.remainingMs));
-    return new UpstreamError("rate-limited", "Every upstream asked us to back off", { retryAfterSeconds: Math.max(1, Math.ceil(soonest / 1000)) });
+    return new UpstreamError("rate-limited", "Every upstream asked us to back off", { retryAfterSeconds: soonest / 1000 });
   }
   return new UpstreamError("unavailable", "Every upstream circuit is open");
 }
 
-async function attemptOnce(url: string, body: string, expected: ExpectedAnswer, timeoutMs: number, requestId: string | undefined): Promise<ScannedAnswer> {
+async function attemptOnce(url: string, attempt: Attempt): Promise<ScannedAnswer> {
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
-  if (requestId) headers["x-request-id"] = requestId;
-  let text: string;
+  if (attempt.requestId) headers["x-request-id"] = attempt.requestId;
+  let body: CappedBody;
   try {
-    const res = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { method: "POST", headers, body: attempt.body, signal: AbortSignal.timeout(attempt.timeoutMs) });
     if (res.status === 429) {
       await res.body?.cancel();
       const retryAfterSeconds = parseRetryAfter(res.headers.get("retry-after"), Date.now());
       throw new UpstreamError("rate-limited", `Upstream answered HTTP 429`, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
     }
+    if (res.status >= 400 && res.status <= 499) {
+      await res.body?.cancel();
+      throw new UpstreamError("request-refused", `Upstream answered HTTP ${res.status}`, { httpStatus: res.status });
+    }
     if (res.status < 200 || res.status > 299) {
       await res.body?.cancel();
       throw new UpstreamError("unavailable", `Upstream answered HTTP ${res.status}`);
     }
-    text = await res.text();
+    body = await readCappedBody(res, attempt.maxAnswerBytes);
   } catch (err) {
     if (err instanceof UpstreamError) throw err;
     if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) {
-      throw new UpstreamError("timeout", `Upstream did not answer within ${timeoutMs} ms`);
+      throw new UpstreamError("timeout", `Upstream did not answer within ${attempt.timeoutMs} ms`);
     }
     throw new UpstreamError("unavailable", `Upstream unreachable: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const responses = readAnswer(text, expected);
+  if (!body.ok) {
+    if (body.reason === "too-large") throw new UpstreamError("answer-too-large", `Upstream answer over ${attempt.maxAnswerBytes} bytes`, { maxBytes: attempt.maxAnswerBytes });
+    throw new UpstreamError("bad-response", "Upstream answer is not UTF-8");
+  }
+  const responses = readAnswer(body.text, attempt.expected, { controlFree: body.controlFree });
   if (!responses) throw new UpstreamError("bad-response", "Upstream answer is not a JSON-RPC response to this request");
-  return { text, responses, url };
+  return { text: body.text, responses, url };
 }
 
 /** `JSON.parse`, with a failure reported as what it is: a malformed upstream answer. */
@@ -208,14 +283,4 @@ function rawAnswer({ text, url, responses }: ScannedAnswer): RawAnswer {
       return (json ??= parseJson(text) as JsonRpcResponse | JsonRpcResponse[]);
     },
   };
-}
-
-/** Retry-After as delay-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
 }

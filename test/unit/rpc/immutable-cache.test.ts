@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cacheCandidate, canonicalJson } from "../../../src/rpc/immutable-cache";
 import { validateCall, type ValidatedCall } from "../../../src/rpc/methods";
+import { upstreamConfig } from "../../../src/solana/upstream-config";
 
 function call(method: string, params: unknown[]): ValidatedCall {
   const outcome = validateCall(method, params);
@@ -40,5 +41,32 @@ describe("immutable result cache policy", () => {
     for (const [method, params] of [["getSlot", []], ["getBalance", ["So11111111111111111111111111111111111111112"]], ["getBlockHeight", []], ["getTransaction", ["5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"]]] as const) {
       expect(candidate(method, [...params])).toBeUndefined();
     }
+  });
+
+  it("names the cluster by a digest: no upstream URL, and no secret in one, appears in a cache key", () => {
+    // Given upstream URLs carrying provider credentials in the path and the query
+    const secretUrls = "https://mainnet.provider.test/v2/sk_live_PATHSECRET123,https://backup.provider.test/?api-key=QUERYSECRET456";
+    const { clusterKey } = upstreamConfig({ UPSTREAM_RPC_URL: secretUrls });
+    // When a cache key is built for them
+    const key = cacheCandidate(call("getBlock", [5]), "https://api.test", clusterKey)!.key;
+    // Then it holds a SHA-256 hex digest, and nothing of the URLs
+    expect(clusterKey).toMatch(/^[0-9a-f]{64}$/);
+    for (const secret of ["PATHSECRET123", "QUERYSECRET456", "sk_live", "provider.test", "api-key"]) {
+      expect(key).not.toContain(secret);
+      expect(decodeURIComponent(key)).not.toContain(secret);
+    }
+    // And the same list always gives the same key; another list another
+    expect(upstreamConfig({ UPSTREAM_RPC_URL: ` ${secretUrls.replace(",", " , ")} ` }).clusterKey).toBe(clusterKey);
+    expect(upstreamConfig({ UPSTREAM_RPC_URL: "https://mainnet.provider.test/v2/sk_live_OTHER" }).clusterKey).not.toBe(clusterKey);
+  });
+
+  it("ignores unknown config keys: they are not part of the key (they never reach the node)", () => {
+    expect(candidate("getBlock", [5, { encoding: "json", padding: "x".repeat(100) }])!.key).toBe(candidate("getBlock", [5, { encoding: "json" }])!.key);
+  });
+
+  it("refuses, rather than overflows, a value nested past the cap", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    expect(() => canonicalJson(deep)).toThrow(/nesting over/);
   });
 });

@@ -7,6 +7,10 @@ const key = "So11111111111111111111111111111111111111112";
 const sig = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
 const keys = (n: number) => Array.from({ length: n }, () => key);
 const dataSize = { dataSize: 165 };
+const tokenProgram = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+const token2022Program = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
+const notSelective = (program: string) => `getProgramAccounts on ${program} requires a memcmp filter on the mint (offset 0, 32 bytes) or the owner (offset 32, 32 bytes)`;
+const emptyMemcmp = "getProgramAccounts memcmp filter with empty bytes matches every account; not allowed on this endpoint";
 const params = (code: number, message: string, data?: unknown) => (data === undefined ? { code, message } : { code, message, data });
 const invalid = (message: string, data?: unknown) => params(-32602, message, data);
 
@@ -71,6 +75,22 @@ const cases: Case[] = [
   ["memcmp base58 bytes with a bad character", "getProgramAccounts", [key, { filters: [{ memcmp: { offset: 0, bytes: "abc0" } }] }], invalid("Invalid param: Base58DecodeError(InvalidCharacter { character: '0', index: 3 })")],
   ["memcmp 128 bytes (N)", "getProgramAccounts", [key, { filters: [{ memcmp: { offset: 0, bytes: btoa("x".repeat(128)), encoding: "base64" } }] }], "ok"],
   ["memcmp 129 bytes (N+1)", "getProgramAccounts", [key, { filters: [{ memcmp: { offset: 0, bytes: btoa("x".repeat(129)), encoding: "base64" } }] }], invalid("Invalid param: DataTooLarge")],
+  // getProgramAccounts: filters must select few accounts on the huge programs (program-accounts-policy.ts)
+  ["token program, memcmp mint (offset 0, 32 bytes)", "getProgramAccounts", [tokenProgram, { filters: [dataSize, { memcmp: { offset: 0, bytes: key } }] }], "ok"],
+  ["token program, memcmp owner (offset 32, 32 bytes, base64)", "getProgramAccounts", [tokenProgram, { filters: [{ memcmp: { offset: 32, bytes: btoa("k".repeat(32)), encoding: "base64" } }] }], "ok"],
+  ["Token-2022, memcmp mint", "getProgramAccounts", [token2022Program, { filters: [{ memcmp: { offset: 0, bytes: key } }] }], "ok"],
+  ["token program, dataSize only", "getProgramAccounts", [tokenProgram, { filters: [dataSize] }], invalid(notSelective(tokenProgram))],
+  ["token program, tokenAccountState only", "getProgramAccounts", [tokenProgram, { filters: ["tokenAccountState", dataSize] }], invalid(notSelective(tokenProgram))],
+  ["Token-2022, dataSize only", "getProgramAccounts", [token2022Program, { filters: [dataSize] }], invalid(notSelective(token2022Program))],
+  ["token program, memcmp of 31 bytes at the mint", "getProgramAccounts", [tokenProgram, { filters: [{ memcmp: { offset: 0, bytes: btoa("k".repeat(31)), encoding: "base64" } }] }], invalid(notSelective(tokenProgram))],
+  ["token program, memcmp of 33 bytes at the mint", "getProgramAccounts", [tokenProgram, { filters: [{ memcmp: { offset: 0, bytes: btoa("k".repeat(33)), encoding: "base64" } }] }], invalid(notSelective(tokenProgram))],
+  ["token program, 32 bytes at offset 1", "getProgramAccounts", [tokenProgram, { filters: [{ memcmp: { offset: 1, bytes: key } }] }], invalid(notSelective(tokenProgram))],
+  ["token program, 32 bytes at offset 64 (delegate option)", "getProgramAccounts", [tokenProgram, { filters: [{ memcmp: { offset: 64, bytes: key } }] }], invalid(notSelective(tokenProgram))],
+  ["token program, empty memcmp at the mint", "getProgramAccounts", [tokenProgram, { filters: [{ memcmp: { offset: 0, bytes: "" } }] }], invalid(emptyMemcmp)],
+  ["any program, empty memcmp", "getProgramAccounts", [key, { filters: [dataSize, { memcmp: { offset: 0, bytes: "" } }] }], invalid(emptyMemcmp)],
+  ["any program, empty base64 memcmp", "getProgramAccounts", [key, { filters: [{ memcmp: { offset: 8, bytes: "", encoding: "base64" } }] }], invalid(emptyMemcmp)],
+  ["another program, dataSize only (the answer cap bounds it)", "getProgramAccounts", [key, { filters: [dataSize] }], "ok"],
+  ["another program, a one-byte memcmp", "getProgramAccounts", [key, { filters: [{ memcmp: { offset: 0, bytes: "2" } }] }], "ok"],
   ["getSignaturesForAddress limit N", "getSignaturesForAddress", [key, { limit: 1000 }], "ok"],
   ["getSignaturesForAddress limit N+1", "getSignaturesForAddress", [key, { limit: 1001 }], invalid("Invalid limit; max 1000")],
   ["getSignaturesForAddress limit 0", "getSignaturesForAddress", [key, { limit: 0 }], invalid("Invalid limit; max 1000")],

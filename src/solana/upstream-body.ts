@@ -1,0 +1,78 @@
+/**
+ * Reading an upstream answer's bytes with a cap. A node (or whatever answers at its URL) decides how much it sends;
+ * production isolates have 128 MB for every request they serve, so a body is read chunk by chunk and abandoned
+ * the moment it passes `maxBytes` — never buffered whole first (`res.text()` would take a 64 MiB answer in full).
+ *
+ * While the bytes are at hand it also learns, cheaply (four bytes per step), whether the answer holds any control
+ * byte: the JSON scan then need not search its strings for one (`ScanOptions.controlFree`).
+ */
+
+/** The body as text, or why it could not be read. */
+export type CappedBody = { ok: true; text: string; controlFree: boolean } | { ok: false; reason: "too-large" | "not-utf8" };
+
+/**
+ * Reads `res`'s body, at most `maxBytes` of it. A declared Content-Length over the cap is refused before reading;
+ * a body that grows past it is cancelled there. The text is strict UTF-8: invalid bytes are not an answer.
+ */
+export async function readCappedBody(res: Response, maxBytes: number): Promise<CappedBody> {
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (declared > maxBytes) {
+    await res.body?.cancel();
+    return { ok: false, reason: "too-large" };
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (res.body) {
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel();
+        return { ok: false, reason: "too-large" };
+      }
+      chunks.push(value);
+    }
+  }
+  // One buffer of our own, at offset 0: the control-byte check reads it four bytes at a time.
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return { ok: false, reason: "not-utf8" };
+  }
+  return { ok: true, text, controlFree: !hasControlByte(bytes, withoutTrailingWhitespace(bytes)) };
+}
+
+/** Length of `bytes` without the whitespace at its end (a trailing newline is common and harmless). */
+function withoutTrailingWhitespace(bytes: Uint8Array): number {
+  let end = bytes.length;
+  for (;;) {
+    const b = bytes[end - 1];
+    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return end;
+    end--;
+  }
+}
+
+/**
+ * Whether `bytes[0..end)` holds a byte below 0x20. In UTF-8 such a byte is always a control character itself
+ * (bytes of multi-byte sequences are all ≥ 0x80), so "no such byte" means "no control character in the text".
+ * Four bytes per step: `(x - 0x20202020) & ~x & 0x80808080` is non-zero exactly when some byte of `x` is < 0x20
+ * (the "has less than" bit trick; exact for thresholds ≤ 0x80). Bytes not aligned for words are read one by one.
+ */
+export function hasControlByte(bytes: Uint8Array, end: number): boolean {
+  const words = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, end >>> 2) : new Uint32Array(0);
+  for (let k = 0; k < words.length; k++) {
+    const x = words[k]!;
+    if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return true;
+  }
+  for (let k = words.length * 4; k < end; k++) if (bytes[k]! < 0x20) return true;
+  return false;
+}
