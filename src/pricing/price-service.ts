@@ -92,7 +92,9 @@ export async function priceMints(deps: PriceDeps, mints: readonly Address[], que
     mint,
     inflightPrices.run(priceCacheKey(scope, mint, query.poolId), () => outcomeOf(mint), owner, now()),
   ]);
-  for (const [mint, outcome] of pending) out.set(mint, await outcome);
+  // All at once: a rejection must not leave the other outcomes unawaited (unhandled rejections).
+  const outcomes = await Promise.all(pending.map(([, outcome]) => outcome));
+  pending.forEach(([mint], i) => out.set(mint, outcomes[i]!));
   return out;
 }
 
