@@ -66,3 +66,11 @@ done
 
 echo; echo "== decode + price per pool kind (vitest bench, real mainnet bytes)"
 npx vitest bench --run --project node 2>&1 | grep -E "·|name|hz" | head -40
+
+echo; echo "== never-seen mints: derivation CPU, and worker memory after 20,000 of them"
+npx tsx bench/derivation-cpu.ts 2>/dev/null
+BASE_URL=$BASE API_KEY=$KEY node bench/never-seen-mints.mjs
+
+echo; echo "== robustness: chaos, fuzz and memory tests (their counts)"
+npx vitest run test/integration/core.chaos.test.ts test/integration/core.memory.test.ts test/integration/rest.fuzz.test.ts test/integration/rpc.fuzz.test.ts 2>&1 \
+  | grep -E '^\{"(chaos|mints|fuzz)|seed|requests|statuses|Tests ' | cut -c1-600

@@ -88,7 +88,7 @@ export const limits = {
   /** A task shared by the requests of an isolate (an identical price computation or account read) settles within this (ms). */
   sharedTaskDeadlineMs: 15_000,
   /**
-   * Byte budgets of the isolate-level caches (LRU). Together 50 MiB, a third of a production isolate's 128 MB,
+   * Byte budgets of the isolate-level caches (LRU). Together 49 MiB, under two fifths of a production isolate's 128 MB,
    * so a stream of never-seen mints cannot take the isolate down. Entries are estimated (see isolate/bounded-cache.ts).
    */
   isolateCacheBudgets: {

@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppContext } from "../env";
 import { ApiError } from "../errors/api-error";
 import { jsonRpcCodes, proxyErrors, requestTooLarge, type RpcErrorObject } from "../errors/rpc-errors";
+import { DeadlineExceeded, deadlineIn, within } from "../isolate/deadline";
 import { limits } from "../limits";
 import { authenticate, presentedApiKey } from "../middleware/auth";
 import { errorResponseText } from "../rpc/json-rpc-envelope";
@@ -18,7 +19,7 @@ import { createUpstream } from "../solana/upstream";
 
 const jsonContentType = /^application\/json\s*(;|$)/i;
 
-function rpcError(c: Context<AppContext>, status: 401 | 405 | 413 | 415 | 500, error: RpcErrorObject, headers: Record<string, string> = {}) {
+function rpcError(c: Context<AppContext>, status: 401 | 405 | 413 | 415 | 500 | 504, error: RpcErrorObject, headers: Record<string, string> = {}) {
   return c.body(errorResponseText(null, error), status, { "content-type": "application/json; charset=utf-8", ...headers });
 }
 
@@ -42,13 +43,24 @@ const rpcBodyLimit = bodyLimit({ maxSize: limits.maxRpcBodyBytes, onError: (c) =
 /** The JSON-RPC route, mounted by the app before the REST middleware (it has its own key check and body cap). */
 export const rpcRoutes = new Hono<AppContext>()
   .post("/rpc", requireRpcApiKey, requireJsonContentType, rpcBodyLimit, async (c) => {
-    const answer = await answerRpcBody(await c.req.text(), {
-      upstream: createUpstream(c.env),
-      cache: caches.default,
-      cacheOrigin: new URL(c.req.url).origin,
-      requestId: c.get("requestId"),
-      waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-    });
+    // The same overall deadline as REST: past it, a JSON-RPC timeout error (id null: the answer is for the whole body).
+    const deadline = deadlineIn(limits.requestDeadlineMs);
+    let answer: string | undefined;
+    try {
+      answer = await within(
+        answerRpcBody(await c.req.text(), {
+          upstream: createUpstream(c.env),
+          cache: caches.default,
+          cacheOrigin: new URL(c.req.url).origin,
+          requestId: c.get("requestId"),
+          waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+        }),
+        deadline,
+      );
+    } catch (err) {
+      if (err instanceof DeadlineExceeded) return rpcError(c, 504, proxyErrors.upstreamTimeout);
+      throw err;
+    }
     if (answer === undefined) return c.body(null, 204);
     return c.body(answer, 200, { "content-type": "application/json; charset=utf-8" });
   })
