@@ -31,21 +31,21 @@ export const jsonRpcCodes = {
 /**
  * Our band. Append-only: a code, once published, keeps its meaning and is never reused or reordered.
  *
- * | code   | name                   | HTTP | when                                                                            |
- * |--------|------------------------|------|---------------------------------------------------------------------------------|
- * | -32050 | UPSTREAM_TIMEOUT       | 200  | every attempt timed out (per-attempt timeout `upstreamAttemptTimeoutMs`)        |
- * | -32051 | UPSTREAM_UNAVAILABLE   | 200  | connection refused, 5xx/unexpected HTTP status, or every circuit is open        |
- * | -32052 | UPSTREAM_RATE_LIMITED  | 200  | upstream answered 429 and no other upstream could; `data.retryAfterSeconds`     |
- * | -32053 | UPSTREAM_BAD_RESPONSE  | 200  | upstream answer is not JSON, truncated, HTML, not JSON-RPC, or has the wrong id |
- * | -32054 | REQUEST_TOO_LARGE      | 413  | request body over `maxRpcBodyBytes` (50 KiB, Agave's own cap)                   |
- * | -32055 | BATCH_TOO_LARGE        | 200  | batch of more than `maxRpcBatch` (100) requests                                 |
- * | -32056 | UNAUTHORIZED           | 401  | missing, malformed, unknown or revoked API key                                  |
- * | -32057 | HTTP_METHOD_NOT_ALLOWED| 405  | anything but POST on /rpc                                                       |
- * | -32058 | UNSUPPORTED_MEDIA_TYPE | 415  | Content-Type other than application/json                                        |
- * | -32059 | UPSTREAM_ANSWER_TOO_LARGE | 200 | upstream answer over `upstreamAnswerCapBytes` (per method); `data.maxBytes` |
- * | -32060 | UPSTREAM_REQUEST_REFUSED | 200 | upstream answered 4xx (not 429; `data.httpStatus`), or the forwarded body is |
- * |        |                        |      | over its cap `upstreamMaxRequestBytes` (not sent; `data.maxBytes`)             |
- * The band was -32050..-32059 until -32060; it is now -32050..-32069.
+ * | code   | name                      | HTTP | when                                                                         |
+ * |--------|---------------------------|------|------------------------------------------------------------------------------|
+ * | -32050 | UPSTREAM_TIMEOUT          | 200  | every attempt timed out (per-attempt timeout `upstreamAttemptTimeoutMs`)     |
+ * | -32051 | UPSTREAM_UNAVAILABLE      | 200  | connection refused/reset, 5xx/unexpected non-4xx status, every circuit open  |
+ * | -32052 | UPSTREAM_RATE_LIMITED     | 200  | upstream answered 429 and no other upstream could; `data.retryAfterSeconds`  |
+ * | -32053 | UPSTREAM_BAD_RESPONSE     | 200  | answer not UTF-8, not JSON, truncated, HTML, not JSON-RPC, or wrong id       |
+ * | -32054 | REQUEST_TOO_LARGE         | 413  | request body over `maxRpcBodyBytes` (50 KiB, Agave's own cap)                |
+ * | -32055 | BATCH_TOO_LARGE           | 200  | batch of more than `maxRpcBatch` (100) requests                              |
+ * | -32056 | UNAUTHORIZED              | 401  | missing, malformed, unknown or revoked API key                               |
+ * | -32057 | HTTP_METHOD_NOT_ALLOWED   | 405  | anything but POST on /rpc                                                    |
+ * | -32058 | UNSUPPORTED_MEDIA_TYPE    | 415  | Content-Type other than application/json                                     |
+ * | -32059 | UPSTREAM_ANSWER_TOO_LARGE | 200  | answer over `upstreamAnswerCapBytes` (per method); `data.maxBytes`           |
+ * | -32060 | UPSTREAM_REQUEST_REFUSED  | 200  | upstream answered 4xx other than 429 (`data.httpStatus`), or the body to     |
+ * |        |                           |      | send is over its cap `upstreamMaxRequestBytes` (not sent; `data.maxBytes`)   |
+ * The band was -32050..-32059 until -32060 was needed; it is now -32050..-32069.
  */
 export const proxyCodes = {
   UPSTREAM_TIMEOUT: -32050,
