@@ -53,7 +53,6 @@ const relatedOfPool = new BoundedCache<Address, Address[]>("related-of-pool", bu
 const registryMemo = new BoundedCache<Address, { until: number; pools: Candidate[] }>("registry-memo", budgets.registryMemo, (m) => 16 + candidateBytes(m.pools));
 // Work shared by concurrent requests: owned by none of them (see isolate/shared-tasks.ts).
 const inflightPrices = new SharedTasks<PriceOutcome>("price computation", limits.sharedTaskDeadlineMs);
-const derivations = new SharedTasks<Candidate[]>("candidate derivation", limits.sharedTaskDeadlineMs);
 const ownerOf = (deps: PriceDeps): TaskOwner => ({ waitUntil: deps.waitUntil, deadline: deps.deadline });
 const readOptions = (deps: PriceDeps) => ({ requestId: deps.requestId, owner: ownerOf(deps) });
 
@@ -354,21 +353,17 @@ function toRecord(mint: Address, info: Mint, best: Choice, graduated: boolean | 
 async function derivedCandidates(mint: Address, deps: PriceDeps): Promise<Candidate[]> {
   const known = derived.get(mint);
   if (known) return known;
-  return derivations.run(
-    mint,
-    async () => {
-      const stored = await readStoredCandidates(mint);
-      const list = stored
-        ? stored.flatMap((c) => {
-            const adapter = adapterByKind.get(c.kind as PoolKind);
-            return adapter ? [{ pool: c.pool, adapter, alsoRead: c.alsoRead }] : [];
-          })
-        : await deriveCandidates(mint, deps.waitUntil);
-      derived.set(mint, list);
-      return list;
-    },
-    ownerOf(deps),
-  );
+  // Not shared between requests: a Cache API read and ~4 ms of CPU are cheaper than a cross-request promise, which
+  // workerd refuses to resolve into another request once the starter has answered.
+  const stored = await readStoredCandidates(mint);
+  const list = stored
+    ? stored.flatMap((c) => {
+        const adapter = adapterByKind.get(c.kind as PoolKind);
+        return adapter ? [{ pool: c.pool, adapter, alsoRead: c.alsoRead }] : [];
+      })
+    : await deriveCandidates(mint, deps.waitUntil);
+  derived.set(mint, list);
+  return list;
 }
 
 /**
