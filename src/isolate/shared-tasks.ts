@@ -26,7 +26,9 @@ interface Running<T> {
  *   starter has answered, been cancelled or timed out;
  * - it has its own deadline and leaves the map when it settles or times out;
  * - a task older than its deadline is never joined (if its context died with its timer, it is simply ignored);
- * - every waiter also waits no longer than its own request's deadline.
+ * - every waiter also waits no longer than its own request's deadline;
+ * - a shared task never waits on another shared task: the other one may belong to another request, whose context would
+ *   then settle this task's `waitUntil` — which workerd refuses ("Cannot perform I/O on behalf of a different request").
  */
 export class SharedTasks<T> {
   private readonly running = new Map<string, Running<T>>();

@@ -54,7 +54,7 @@ const registryMemo = new BoundedCache<Address, { until: number; pools: Candidate
 // Work shared by concurrent requests: owned by none of them (see isolate/shared-tasks.ts).
 const inflightPrices = new SharedTasks<PriceOutcome>("price computation", limits.sharedTaskDeadlineMs);
 const ownerOf = (deps: PriceDeps): TaskOwner => ({ waitUntil: deps.waitUntil, deadline: deps.deadline });
-const readOptions = (deps: PriceDeps) => ({ requestId: deps.requestId, owner: ownerOf(deps) });
+const readOptions = (deps: PriceDeps) => ({ requestId: deps.requestId });
 
 /**
  * Prices mints: cache first (isolate map, then Cache API), then ONE batched account read for every miss — mints, derived
@@ -353,8 +353,8 @@ function toRecord(mint: Address, info: Mint, best: Choice, graduated: boolean | 
 async function derivedCandidates(mint: Address, deps: PriceDeps): Promise<Candidate[]> {
   const known = derived.get(mint);
   if (known) return known;
-  // Not shared between requests: a Cache API read and ~4 ms of CPU are cheaper than a cross-request promise, which
-  // workerd refuses to resolve into another request once the starter has answered.
+  // Not shared between requests: a Cache API read and ~4 ms of CPU for a never-seen mint are cheaper than another
+  // cross-request promise (the price computation that calls this is shared already).
   const stored = await readStoredCandidates(mint);
   const list = stored
     ? stored.flatMap((c) => {

@@ -2,7 +2,6 @@ import type { Address } from "@solana/kit";
 import { Buffer } from "node:buffer";
 import { z } from "zod/mini";
 import { limits } from "../limits";
-import { SharedTasks, type TaskOwner } from "../isolate/shared-tasks";
 import { UpstreamError, type Upstream } from "./upstream";
 
 export interface RawAccount {
@@ -35,26 +34,21 @@ const fromBase64 = (text: string): Uint8Array => {
   const buf = Buffer.from(text, "base64");
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 };
-const inflight = new SharedTasks<AccountSnapshot>("account read", limits.sharedTaskDeadlineMs);
-
-/** How a read is sent: traced with `requestId`; shared with identical concurrent reads when an `owner` is lent. */
+/** How a read is sent: traced with `requestId`. */
 export interface ReadOptions {
   requestId?: string;
-  owner?: TaskOwner;
 }
 
 /**
  * Reads accounts with `getMultipleAccounts` (base64, confirmed): ≤100 addresses per call, and the calls of one read
  * sent together as a JSON-RPC batch (≤ `maxCallsPerBatch` per HTTP request) — so a cold price is one upstream round trip.
- * With an `owner`, identical reads in flight in this isolate share one request (a task owned by no request).
+ *
+ * Reads are never shared between requests here: the price computations that make them are (pricing/price-service.ts),
+ * and a shared task must not wait on another request's shared task — workerd would settle the first task's
+ * `waitUntil` from the second request's context ("Cannot perform I/O on behalf of a different request").
  */
 export async function readAccounts(rpc: AccountRpc, addresses: readonly Address[], options: ReadOptions = {}): Promise<AccountSnapshot> {
-  const unique = [...new Set(addresses)];
-  if (!options.owner) return readAll(rpc, unique, options.requestId);
-  const key = unique.join(",");
-  const joined = inflight.joinable(key);
-  const snapshot = await inflight.run(key, () => readAll(rpc, unique, options.requestId), options.owner);
-  return joined ? { ...snapshot, requests: 0 } : snapshot;
+  return readAll(rpc, [...new Set(addresses)], options.requestId);
 }
 
 async function readAll(rpc: AccountRpc, addresses: Address[], requestId?: string): Promise<AccountSnapshot> {

@@ -83,6 +83,7 @@ it(`${REQUESTS} concurrent requests under random upstream faults all end by the 
   let maxMs = 0;
   let cancelled = 0;
   let sent = 0;
+  const abandoned: Promise<unknown>[] = [];
   const deadline = limits.requestDeadlineMs + 5_000;
   const worker = async () => {
     while (sent < REQUESTS) {
@@ -100,7 +101,7 @@ it(`${REQUESTS} concurrent requests under random upstream faults all end by the 
       try {
         const answer = call(request());
         if (cancel) {
-          void answer.catch(() => undefined);
+          abandoned.push(answer.catch(() => undefined));
           await new Promise((r) => setTimeout(r, Math.floor(random() * 30)));
           throw new Error("abandoned");
         }
@@ -125,6 +126,8 @@ it(`${REQUESTS} concurrent requests under random upstream faults all end by the 
   };
   // When they run, CONCURRENCY at a time
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  // Abandoned requests still end by their deadline (their work must not outlive this file's context).
+  await Promise.all(abandoned);
   console.log(JSON.stringify({ chaos: { requests: REQUESTS, seed, statuses: Object.fromEntries([...counts].sort()), cancelled, maxLatencyMs: maxMs } }));
 
   // Then every request ended by the deadline (asserted per request above)

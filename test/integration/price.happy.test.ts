@@ -77,8 +77,9 @@ describe("price equals an independent computation from raw reserves / sqrt price
       const { record, truthUsd, truthSol } = await priceAndTruth(`/api/v1/${venueOfKind[kind]}?ca=${token.mint}&poolId=${pool.address}`, kind, () => pool.address, token.mint);
       // Then the record names the pool and the price matches to 1e-9
       expect(record).toMatchObject({ ca: token.mint, dex: kind, pool: pool.address });
-      expect(relErr(Number(record.priceInUsd), truthUsd)).toBeLessThanOrEqual(1e-9);
-      expect(relErr(Number(record.priceInSol), truthSol)).toBeLessThanOrEqual(1e-9);
+      const seen = JSON.stringify({ record, truthUsd, truthSol });
+      expect(relErr(Number(record.priceInUsd), truthUsd), seen).toBeLessThanOrEqual(1e-9);
+      expect(relErr(Number(record.priceInSol), truthSol), seen).toBeLessThanOrEqual(1e-9);
       expect(Number(record.liquidityUsd)).toBeGreaterThan(0);
       expect(record.updatedAt).toBeGreaterThan(Date.now() - 120_000);
     });
