@@ -3,9 +3,12 @@
  * still running must not strand that computation for the requests that join it later (it did: every later price,
  * overview or list containing the mint hung for good in that isolate).
  */
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { WorldManifest } from "../../localnet/src/chain/types";
+import worker from "../../src/index";
+import { limits } from "../../src/limits";
 import { get } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
 import { world } from "../helpers/localnet";
@@ -74,4 +77,31 @@ describe("a failed overview never strands the requests that come after it", () =
     const statuses = await Promise.all(paths.map((path) => healthyWithin(path, 15_000)));
     expect(statuses).toEqual([200, 200, 200]);
   }, 90_000);
+});
+
+describe("every request has an overall deadline", () => {
+  it("an upstream that holds every request: REST answers 504 envelope and /rpc a 504 JSON-RPC error at the 15 s deadline", async () => {
+    // Given an upstream that holds requests for 30 s, and attempts allowed to wait 60 s (only the deadline can end them)
+    await arm({ mode: "timeout", count: 50 });
+    const slowEnv = { ...env, UPSTREAM_RPC_URL: `${env.LOCALNET_URL}/?deadline=${crypto.randomUUID()}`, UPSTREAM_ATTEMPT_TIMEOUT_MS: "60000", PRICE_CACHE_TTL_MS: "0" };
+    const token = manifest.tokens.find((t) => t.venues[0] === "pumpswap")!;
+    const call = async (request: Request) => {
+      const ctx = createExecutionContext();
+      const started = Date.now();
+      const res = await worker.fetch(request, slowEnv, ctx);
+      return { status: res.status, body: await res.json(), ms: Date.now() - started };
+    };
+    // When a price and a JSON-RPC call are made
+    const [price, rpc] = await Promise.all([
+      call(new Request(`https://api.test/api/v1/price?ca=${token.mint}`, auth())),
+      call(new Request(`https://api.test/rpc?x-api-key=${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":7,"method":"getSlot"}' })),
+    ]);
+    // Then both end at the deadline with their route's timeout answer
+    expect(price).toMatchObject({ status: 504, body: { status: "error", error: { code: 504 } } });
+    expect(rpc).toMatchObject({ status: 504, body: { jsonrpc: "2.0", id: null, error: { code: -32050 } } });
+    for (const { ms } of [price, rpc]) {
+      expect(ms).toBeGreaterThanOrEqual(limits.requestDeadlineMs - 50);
+      expect(ms).toBeLessThan(limits.requestDeadlineMs + 3000);
+    }
+  }, 60_000);
 });
