@@ -1,11 +1,22 @@
 /**
- * PumpSwap (pump AMM, program pAMMBay6…): constant product on the two vault balances. A graduated pump
- * coin's canonical pool is a PDA of the mint; other pools (any creator / index) need a gPA on base_mint.
+ * PumpSwap (pump AMM, program pAMMBay6…): constant product on the quote vault plus the pool's
+ * `virtual_quote_reserves` against the base vault. A graduated pump coin's canonical pool is a PDA of
+ * the mint; other pools (any creator / index) need a gPA on base_mint.
  */
-import { getAddressDecoder, getBase16Encoder, type Address } from "@solana/kit";
+import {
+  getAddressDecoder,
+  getBase16Encoder,
+  getBooleanDecoder,
+  getI128Decoder,
+  getU64Decoder,
+  type Address,
+  type FixedSizeDecoder,
+  type ReadonlyUint8Array,
+} from "@solana/kit";
 import { PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
 import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { VenueDecodeError } from "./errors";
 import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
@@ -16,7 +27,10 @@ import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccount
 export { PUMP_AMM_PROGRAM_ADDRESS };
 
 export const PUMPSWAP_POOL_DISCRIMINATOR = getBase16Encoder().encode("f19a6d0411b16dbc");
-/** Fixture pools are 300 B (IDL data ends at 245); pricing reads up to pool_quote_token_account (ends at 203). */
+/**
+ * Pools are allocated 300 B; pricing needs the keys up to pool_quote_token_account (ends at 203). The
+ * fields after coin_creator (@211) were appended over time, so older, shorter pools lack some of them.
+ */
 export const PUMPSWAP_POOL_MIN_SIZE = 203;
 const BASE_MINT_OFFSET = 43;
 
@@ -25,6 +39,15 @@ export interface PumpSwapPool {
   readonly quoteMint: Address;
   readonly baseVault: Address;
   readonly quoteVault: Address;
+  readonly isMayhemMode: boolean;
+  readonly isCashbackCoin: boolean;
+  /**
+   * Quote atoms the program adds to the quote vault balance in its swap math ("boost" pools); the SDK's
+   * effectiveQuoteReserve = quote vault + this. Never negative here: the decoder refuses such pools.
+   */
+  readonly virtualQuoteReserves: bigint;
+  readonly creatorFeeBps: bigint;
+  readonly canEditCreatorFee: boolean;
 }
 
 const poolDecoder = getFieldsDecoder({
@@ -34,7 +57,25 @@ const poolDecoder = getFieldsDecoder({
   quoteVault: [171, getAddressDecoder()],
 });
 
-/** Decodes a PumpSwap Pool (the "Pool" discriminator is shared with DAMM v1/v2: the owner tells them apart). */
+/** Fields appended after coin_creator (pump_amm IDL / pump-swap-sdk 1.20), each with its value when absent. */
+const appendedFields = {
+  isMayhemMode: [243, getBooleanDecoder(), false],
+  isCashbackCoin: [244, getBooleanDecoder(), false],
+  virtualQuoteReserves: [245, getI128Decoder(), 0n],
+  creatorFeeBps: [261, getU64Decoder(), 0n],
+  canEditCreatorFee: [269, getBooleanDecoder(), false],
+} as const;
+
+/** An appended field, or its default when the (older) account ends before it. */
+function readAppended<T>(data: ReadonlyUint8Array, [offset, decoder, absent]: readonly [number, FixedSizeDecoder<T>, T]): T {
+  return data.length >= offset + decoder.fixedSize ? decoder.decode(data, offset) : absent;
+}
+
+/**
+ * Decodes a PumpSwap Pool (the "Pool" discriminator is shared with DAMM v1/v2: the owner tells them apart).
+ * Accepts every length from 203 B on; a negative `virtual_quote_reserves` (i128) is refused, since the
+ * program's effective quote reserve could then be zero or negative.
+ */
 export function decodePumpSwapPool(account: AccountBytes): PumpSwapPool {
   assertAccountShape(account, {
     layout: "PumpSwapPool",
@@ -42,7 +83,17 @@ export function decodePumpSwapPool(account: AccountBytes): PumpSwapPool {
     size: [PUMPSWAP_POOL_MIN_SIZE],
     discriminator: PUMPSWAP_POOL_DISCRIMINATOR,
   });
-  return poolDecoder.decode(account.data);
+  const { data } = account;
+  const virtualQuoteReserves = readAppended(data, appendedFields.virtualQuoteReserves);
+  if (virtualQuoteReserves < 0n) throw new VenueDecodeError("PumpSwapPool", "value", "negative virtual quote reserves");
+  return {
+    ...poolDecoder.decode(data),
+    isMayhemMode: readAppended(data, appendedFields.isMayhemMode),
+    isCashbackCoin: readAppended(data, appendedFields.isCashbackCoin),
+    virtualQuoteReserves,
+    creatorFeeBps: readAppended(data, appendedFields.creatorFeeBps),
+    canEditCreatorFee: readAppended(data, appendedFields.canEditCreatorFee),
+  };
 }
 
 /** Pool PDA: ["pool", index u16 LE, creator, base_mint, quote_mint]. */
@@ -85,8 +136,10 @@ export function requiredAccountsForPumpSwapPool(pool: PumpSwapPool): RelatedAddr
 }
 
 /**
- * Price = quote vault / base vault. Protocol and creator fees leave the pool in the swap itself, the LP
- * fee stays and backs swaps, so the full vault balances are the reserves.
+ * Price = (quote vault + virtual_quote_reserves) / base vault: the program (and pump-swap-sdk 1.20's
+ * effectiveQuoteReserve) trades against that effective quote reserve. Protocol and creator fees leave the
+ * pool in the swap itself, the LP fee stays and backs swaps, so the full vault balances are the reserves.
+ * `quoteLiquidity` stays the real quote vault: virtual reserves cannot be withdrawn by selling.
  */
 export function priceFromPumpSwapPool(
   pool: PumpSwapPool,
@@ -99,7 +152,13 @@ export function priceFromPumpSwapPool(
     kind: "pumpswap",
     baseMint: pool.baseMint,
     quoteMint: pool.quoteMint,
-    priceQuotePerBase: reservePrice("PumpSwapPool", base, quote, decimalsOf(pool.baseMint), decimalsOf(pool.quoteMint)),
+    priceQuotePerBase: reservePrice(
+      "PumpSwapPool",
+      base,
+      quote + pool.virtualQuoteReserves,
+      decimalsOf(pool.baseMint),
+      decimalsOf(pool.quoteMint),
+    ),
     quoteLiquidity: quote,
     baseReserve: base,
     tradable: true,
