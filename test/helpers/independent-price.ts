@@ -59,7 +59,10 @@ export async function independentPrice(kind: string, pool: string, mint: string)
       quote = key(p, 75);
       const r = await read([key(p, 139), key(p, 171), base, quote]);
       slot = r.slot;
-      quotePerBase = Number(tokenAmount(r.get(1))) / 10 ** mintDecimals(r.get(3)) / (Number(tokenAmount(r.get(0))) / 10 ** mintDecimals(r.get(2)));
+      // The program trades against quote vault + virtual_quote_reserves (i128 LE @245; absent on pools shorter than 261 B).
+      const virtualQuote = p.length >= 261 ? BigInt.asIntN(128, u128(p, 245)) : 0n;
+      const effectiveQuote = Number(tokenAmount(r.get(1)) + virtualQuote);
+      quotePerBase = effectiveQuote / 10 ** mintDecimals(r.get(3)) / (Number(tokenAmount(r.get(0))) / 10 ** mintDecimals(r.get(2)));
       break;
     }
     case "raydium-amm-v4": {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
-import { poolsOfKind, upstreamCounts, upstreamRequests, world } from "../helpers/localnet";
+import { poolsOfKind, rawAccounts, upstreamCounts, upstreamRequests, world } from "../helpers/localnet";
 import { ensureFreshOracle, independentPrice, independentSolUsd } from "../helpers/independent-price";
 import type { WorldManifest } from "../../localnet/src/chain/types";
 
@@ -112,6 +112,32 @@ describe("auto routing", () => {
     expect(record.dex).toBe("pumpswap");
     expect(record.graduated).toBe(true);
     expect(relErr(Number(record.priceInUsd), truthUsd)).toBeLessThanOrEqual(1e-9);
+  });
+
+  it("prices a PumpSwap boost pool from quote vault + virtual_quote_reserves; liquidity counts the vaults only", async () => {
+    // Given a graduated token whose PumpSwap pool carries virtual quote reserves (i128 @245)
+    const token = manifest.tokens.find((t) => t.tags.includes("boost"));
+    expect(token, "world has a boost pool").toBeDefined();
+    const pool = token!.pools.find((p) => p.kind === "pumpswap")!;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      // When the price route picks it by itself
+      const { record, truthUsd, truthSol, sol } = await priceAndTruth(`/api/v1/price?ca=${token!.mint}`, "pumpswap", (r) => r.pool, token!.mint);
+      expect(record).toMatchObject({ dex: "pumpswap", pool: pool.address });
+      // Then the price equals the independent (vault + virtual) / base reading to 1e-9
+      const seen = JSON.stringify({ record, truthUsd, truthSol });
+      expect(relErr(Number(record.priceInUsd), truthUsd), seen).toBeLessThanOrEqual(1e-9);
+      expect(relErr(Number(record.priceInSol), truthSol), seen).toBeLessThanOrEqual(1e-9);
+      // And the boost matters: the vault-only price would be several % lower
+      const raw = await rawAccounts([pool.address, pool.related.poolBaseTokenAccount!, pool.related.poolQuoteTokenAccount!]);
+      if (raw.slot !== record.slot) continue;
+      const amount = (i: number) => new DataView(raw.data[i]!.buffer, raw.data[i]!.byteOffset).getBigUint64(64, true);
+      const [base, quote] = [Number(amount(1)) / 10 ** token!.decimals, Number(amount(2)) / 1e9];
+      expect(1 - (quote / base) * sol.price / truthUsd).toBeGreaterThan(0.03);
+      // And liquidityUsd = real quote vault at SOL/USD + base vault at spot (the virtual reserve is not withdrawable)
+      expect(relErr(Number(record.liquidityUsd), quote * sol.price + base * truthUsd), seen).toBeLessThanOrEqual(1e-9);
+      return;
+    }
+    throw new Error("no read of the boost pool's vaults at the record's slot");
   });
 
   it("prices a live bonding curve with its progress, and never a completed curve", async () => {

@@ -9,7 +9,7 @@ export type Quote = "SOL" | "USDC";
 
 export type VenueSpec =
   | { venue: "pumpfun"; progress: number }
-  | { venue: "pumpswap"; quoteSol: number; baseShare: number }
+  | { venue: "pumpswap"; quoteSol: number; baseShare: number; /** "boost" pool: virtual_quote_reserves in SOL */ virtualQuoteSol?: number }
   | { venue: "raydium-amm-v4"; quote: Quote; depth: number; poolShare: number; needTakePnl?: boolean }
   | { venue: "raydium-cpmm"; quote: Quote; depth: number; poolShare: number; config: number }
   | { venue: "raydium-clmm"; quote: Quote; depth: number; config: number }
@@ -94,10 +94,13 @@ export function genesisCatalog(rng: Rng): TokenSpec[] {
   for (let i = 0; i < 2; i++) add(`pump-near-${i}`, { ...pumpShape, primary: { venue: "pumpfun", progress: 0.988 + rng.next() * 0.006 }, tags: ["pumpfun", "near-graduation"] });
   add("pump-complete", { ...pumpShape, primary: { venue: "pumpfun", progress: 1 }, tags: ["pumpfun", "complete"], stuckComplete: true });
   for (let i = 0; i < 5; i++) {
+    const quoteSol = rng.logUniform(90, 900);
+    // Boost pools: virtual quote reserves worth 5.72% of the vault, so a vault-only price reads 5.4% low (issue 9).
+    const boost = i === 1 || i === 3;
     add(`pump-graduated-${i}`, {
       ...pumpShape,
-      primary: { venue: "pumpswap", quoteSol: rng.logUniform(90, 900), baseShare: 0.12 + rng.next() * 0.09 },
-      tags: ["pumpfun", "graduated"],
+      primary: { venue: "pumpswap", quoteSol, baseShare: 0.12 + rng.next() * 0.09, ...(boost ? { virtualQuoteSol: quoteSol * 0.0572 } : {}) },
+      tags: ["pumpfun", "graduated", ...(boost ? ["boost"] : [])],
       ...(i === 0 ? { extra: [{ venue: "meteora-dlmm", quote: "SOL", depth: 40, binStep: 80, baseFactor: 6250, preset: 21 } as VenueSpec] } : {}),
     });
   }

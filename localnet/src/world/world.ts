@@ -387,7 +387,12 @@ export class TokenWorld implements World {
       const res =
         p.venue === "pumpfun"
           ? this.pumpfun.createAtGenesis(info, p.progress)
-          : this.pumpfun.graduatedAtGenesis(info, BigInt(Math.floor(p.baseShare * Number(PUMP.tokenTotalSupply))), BigInt(Math.floor(p.quoteSol * 1e9)));
+          : this.pumpfun.graduatedAtGenesis(
+              info,
+              BigInt(Math.floor(p.baseShare * Number(PUMP.tokenTotalSupply))),
+              BigInt(Math.floor(p.quoteSol * 1e9)),
+              BigInt(Math.floor((p.virtualQuoteSol ?? 0) * 1e9)),
+            );
       entry.curve = res.curve;
       circulating = res.circulating;
       supply = PUMP.tokenTotalSupply;

@@ -135,8 +135,17 @@ describe("byte-exact re-encoding of mainnet accounts", () => {
     const pool = encodePumpSwapPool({
       address: "", bump: p[8]!, index: view(p).getUint16(9, true), creator: key(p, 11), baseMint: key(p, 43), quoteMint: key(p, 75), lpMint: key(p, 107),
       baseVault: key(p, 139), quoteVault: key(p, 171), lpSupply: u64(p, 203), coinCreator: key(p, 211),
+      virtualQuoteReserves: BigInt.asIntN(128, u128(p, 245)),
     });
     expect(Buffer.compare(pool, p)).toBe(0);
+    // A boost pool writes virtual_quote_reserves as an i128 LE @245, nothing else changes
+    const boost = encodePumpSwapPool({
+      address: "", bump: p[8]!, index: view(p).getUint16(9, true), creator: key(p, 11), baseMint: key(p, 43), quoteMint: key(p, 75), lpMint: key(p, 107),
+      baseVault: key(p, 139), quoteVault: key(p, 171), lpSupply: u64(p, 203), coinCreator: key(p, 211), virtualQuoteReserves: (1n << 64n) + 7n,
+    });
+    expect([u64(boost, 245), u64(boost, 253)]).toEqual([7n, 1n]);
+    expect(Buffer.compare(boost.subarray(0, 245), p.subarray(0, 245))).toBe(0);
+    expect(boost.subarray(261).every((b) => b === 0)).toBe(true);
   });
 
   it("Raydium CPMM AmmConfig (D4FPEruK) and CLMM AmmConfigs (9iFER3bp, A1BBtTYJ)", () => {

@@ -77,7 +77,7 @@ describe("genesis", () => {
     for (const v of ["pumpfun", "pumpswap", "raydium-amm-v4", "raydium-cpmm", "raydium-clmm", "meteora-dlmm", "meteora-damm-v1", "meteora-damm-v2", "meteora-dbc"]) {
       expect(venues).toContain(v);
     }
-    for (const tag of ["fresh", "near-graduation", "complete", "graduated", "token-2022", "transfer-fee", "usdc-quoted", "multi-venue", "burned", "incinerated", "delegated"]) {
+    for (const tag of ["fresh", "near-graduation", "complete", "graduated", "boost", "token-2022", "transfer-fee", "usdc-quoted", "multi-venue", "burned", "incinerated", "delegated"]) {
       expect(manifest0.tokens.some((t) => t.tags.includes(tag)), tag).toBe(true);
     }
     for (const b of ["404", "slow", "oversized", "not-json", "bad-utf8"]) {
@@ -322,8 +322,8 @@ describe("state", () => {
           case "pumpfun":
             price = Number(u64(d, 16)) / Number(u64(d, 8));
             break;
-          case "pumpswap":
-            price = Number(amount(key(d, 171))) / Number(amount(key(d, 139)));
+          case "pumpswap": // effective quote reserve = quote vault + virtual_quote_reserves (i128 @245)
+            price = Number(amount(key(d, 171)) + BigInt.asIntN(128, u128(d, 245))) / Number(amount(key(d, 139)));
             break;
           case "raydium-amm-v4":
             price = Number(amount(key(d, 368)) - u64(d, 200)) / Number(amount(key(d, 336)) - u64(d, 192));
@@ -356,6 +356,26 @@ describe("state", () => {
         expect(Math.abs(price / venuePrice - 1), `${t.symbol} ${p.kind}`).toBeLessThan(1e-6);
       }
     }
+  });
+
+  it("boost PumpSwap pools carry virtual_quote_reserves @245 that the world's swaps price with, and trade", () => {
+    // Given the pools of the tokens tagged boost
+    const boost = manifest0.tokens.filter((t) => t.tags.includes("boost")).flatMap((t) => t.pools.filter((p) => p.kind === "pumpswap"));
+    expect(boost.length).toBeGreaterThanOrEqual(2);
+    for (const p of boost) {
+      const d = ledger.accounts.get(p.address)!.data;
+      const virtual = BigInt.asIntN(128, u128(d, 245));
+      const vault = u64(ledger.accounts.get(key(d, 171))!.data, 64);
+      // Then the virtual reserve is positive and sizeable: a vault-only price would read ~5.4% low
+      expect(virtual, p.address).toBeGreaterThan(0n);
+      expect(Number(virtual) / Number(vault + virtual)).toBeGreaterThan(0.03);
+    }
+    // And every other PumpSwap pool has none
+    const plain = manifest0.tokens.filter((t) => !t.tags.includes("boost")).flatMap((t) => t.pools.filter((p) => p.kind === "pumpswap"));
+    for (const p of plain) expect(u128(ledger.accounts.get(p.address)!.data, 245), p.address).toBe(0n);
+    // And boost pools were traded (their prices checked against the bytes above)
+    const traded = world.tradeLog.filter((t) => !t.failed && boost.some((p) => p.address === t.pool));
+    expect(traded.length).toBeGreaterThan(0);
   });
 
   it("a near-graduation curve graduates to its canonical PumpSwap pool", () => {

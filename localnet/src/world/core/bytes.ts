@@ -56,6 +56,11 @@ export class FixedWriter {
     this.view.setBigUint64(offset + 8, v >> 64n, true);
     return this;
   }
+  /** Two's complement, little-endian (Rust i128). */
+  i128(offset: number, v: bigint): this {
+    if (v < -(1n << 127n) || v >= 1n << 127n) throw new RangeError(`i128 out of range at ${offset}: ${v}`);
+    return this.u128(offset, BigInt.asUintN(128, v));
+  }
   pubkey(offset: number, k: Pubkey): this {
     this.bytes.set(keyBytes(k), offset);
     return this;

@@ -215,15 +215,18 @@ export class PumpFunVenue {
     return { curve, circulating: PUMP.initialRealTokenReserves - curve.rtr };
   }
 
-  /** Genesis: a coin that graduated long ago — curve complete and emptied, canonical PumpSwap pool holding `base`/`quote`. */
-  graduatedAtGenesis(info: CoinInfo, base: bigint, quote: bigint): { curve: PumpCurve; circulating: bigint } {
+  /**
+   * Genesis: a coin that graduated long ago — curve complete and emptied, canonical PumpSwap pool holding `base`/`quote`
+   * (a "boost" pool when `virtualQuote` > 0).
+   */
+  graduatedAtGenesis(info: CoinInfo, base: bigint, quote: bigint, virtualQuote = 0n): { curve: PumpCurve; circulating: bigint } {
     const { ctx } = this;
     ctx.book.writeMint(this.mintState(info));
     if (info.tokenProgram === TOKEN_PROGRAM) ctx.store.putRentExempt(metaplexMetadataAddress(info.mint), METAPLEX_PROGRAM, this.metaplex(info));
     const curve = this.newCurve(info);
     Object.assign(curve, curveAtProgress(1), { rtr: 0n, rqr: 0n, complete: true, completedAtSlot: 0 });
     ctx.createTokenAccount(curve.address, info.mint, 0n);
-    const pool = this.pumpswap.createPool({ index: 0, creator: pumpPoolAuthority(info.mint), baseMint: info.mint, coinCreator: info.creator, base, quote, lpHolder: pumpPoolAuthority(info.mint) });
+    const pool = this.pumpswap.createPool({ index: 0, creator: pumpPoolAuthority(info.mint), baseMint: info.mint, coinCreator: info.creator, base, quote, lpHolder: pumpPoolAuthority(info.mint), virtualQuote });
     curve.migratedPool = pool.address;
     this.writeCurve(curve);
     this.ensureCreatorVault(info.creator);
@@ -500,7 +503,7 @@ export class PumpFunVenue {
     const [, bump] = findPda(["pool", new Uint8Array(2), keyBytes(poolAuthority), keyBytes(c.mint), keyBytes(WSOL_MINT)], PUMP_AMM_PROGRAM);
     const draftPool = {
       address: poolAddress, bump, index: 0, creator: poolAuthority, baseMint: c.mint, quoteMint: WSOL_MINT, lpMint, baseVault: poolBase,
-      quoteVault: poolQuote, lpSupply: isqrt(base * quote), coinCreator: c.creator,
+      quoteVault: poolQuote, lpSupply: isqrt(base * quote), coinCreator: c.creator, virtualQuoteReserves: 0n,
     };
     const createPool = this.pumpswap.createPoolInstruction(poolAuthority, draftPool, base, quote, authMintAcct, authWsolAcct, userLp);
     const event = borsh()

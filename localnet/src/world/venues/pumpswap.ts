@@ -1,7 +1,8 @@
 /**
  * PumpSwap (pump_amm) — VENUES.md §3. Pool (300 B), GlobalConfig, canonical pools of graduated pump coins, and buy/sell
  * with the program's x·y=k math: LP fee stays in the quote vault, protocol and coin-creator fees leave the pool in the
- * same transaction (fx 4pCgZ28W).
+ * same transaction (fx 4pCgZ28W). "Boost" pools carry `virtual_quote_reserves` (i128 @245): the program trades against
+ * quote vault + virtual (pump-swap-sdk 1.20 `effectiveQuoteReserve`), while only the vault can be paid out.
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
@@ -60,6 +61,8 @@ export interface PumpSwapPool {
   quoteVault: Pubkey;
   lpSupply: bigint;
   coinCreator: Pubkey;
+  /** quote atoms added to the quote vault balance in the swap math (0 on ordinary pools) */
+  virtualQuoteReserves: bigint;
 }
 
 export function encodePumpSwapPool(p: PumpSwapPool): Uint8Array {
@@ -74,7 +77,9 @@ export function encodePumpSwapPool(p: PumpSwapPool): Uint8Array {
     .pubkey(139, p.baseVault)
     .pubkey(171, p.quoteVault)
     .u64(203, p.lpSupply)
-    .pubkey(211, p.coinCreator).bytes;
+    .pubkey(211, p.coinCreator)
+    // is_mayhem_mode @243, is_cashback_coin @244: false
+    .i128(245, p.virtualQuoteReserves).bytes; // creator_fee_bps @261, can_edit_creator_fee @269: 0 / false
 }
 
 export class PumpSwapVenue {
@@ -104,7 +109,7 @@ export class PumpSwapVenue {
   }
 
   /** Creates a pool's accounts (genesis or migration) holding `base`/`quote` in its vaults. */
-  createPool(opts: { index: number; creator: Pubkey; baseMint: Pubkey; coinCreator: Pubkey; base: bigint; quote: bigint; lpHolder: Pubkey }): PumpSwapPool {
+  createPool(opts: { index: number; creator: Pubkey; baseMint: Pubkey; coinCreator: Pubkey; base: bigint; quote: bigint; lpHolder: Pubkey; virtualQuote?: bigint }): PumpSwapPool {
     const { ctx } = this;
     const [address, bump] = findPda(
       ["pool", u16le(opts.index), keyBytes(opts.creator), keyBytes(opts.baseMint), keyBytes(WSOL_MINT)],
@@ -124,6 +129,7 @@ export class PumpSwapVenue {
       quoteVault: ata(address, WSOL_MINT, TOKEN_PROGRAM),
       lpSupply: 0n,
       coinCreator: opts.coinCreator,
+      virtualQuoteReserves: opts.virtualQuote ?? 0n,
     };
     const lp = isqrt(opts.base * opts.quote);
     pool.lpSupply = lp;
@@ -143,14 +149,16 @@ export class PumpSwapVenue {
     this.ctx.store.putRentExempt(p.address, PUMP_AMM_PROGRAM, encodePumpSwapPool(p));
   }
 
-  reserves(p: PumpSwapPool): { base: bigint; quote: bigint } {
-    return { base: this.ctx.tokenAccount(p.baseVault).amount, quote: this.ctx.tokenAccount(p.quoteVault).amount };
+  /** Vault balances, and the effective quote reserve the program's swap math uses (quote vault + virtual). */
+  reserves(p: PumpSwapPool): { base: bigint; quote: bigint; effectiveQuote: bigint } {
+    const quote = this.ctx.tokenAccount(p.quoteVault).amount;
+    return { base: this.ctx.tokenAccount(p.baseVault).amount, quote, effectiveQuote: quote + p.virtualQuoteReserves };
   }
 
   /** Quote atoms per base atom, as a float (for sizing trades only; tests recompute from bytes). */
   price(p: PumpSwapPool): number {
-    const { base, quote } = this.reserves(p);
-    return Number(quote) / Number(base);
+    const { base, effectiveQuote } = this.reserves(p);
+    return Number(effectiveQuote) / Number(base);
   }
 
   createPoolInstruction(payer: Pubkey, p: PumpSwapPool, base: bigint, quote: bigint, userBase: Pubkey, userQuote: Pubkey, userLp: Pubkey): Ix {
@@ -208,7 +216,8 @@ export class PumpSwapVenue {
    */
   swap(d: Draft, p: PumpSwapPool, user: Pubkey, side: "buy" | "sell", amount: bigint, userBase: Pubkey, userQuote: Pubkey): { base: bigint; quote: bigint } | null {
     const { ctx } = this;
-    const { base: rb, quote: rq } = this.reserves(p);
+    // rq is what the curve sees (vault + virtual); the event reports the vault balance (vaultQuote).
+    const { base: rb, quote: vaultQuote, effectiveQuote: rq } = this.reserves(p);
     const baseMint = ctx.book.mint(p.baseMint);
     const feeRecipient = this.protocolFeeRecipients[ctx.clock.slot % 8]!;
     const feeRecipientAta = ata(feeRecipient, WSOL_MINT, TOKEN_PROGRAM);
@@ -238,7 +247,7 @@ export class PumpSwapVenue {
       result = { base: baseOut, quote: total };
       ev = borsh()
         .bytes(DISC.buyEvent)
-        .i64(ts).u64(baseOut).u64(amount).u64(userBaseBefore).u64(amount).u64(rb).u64(rq).u64(quoteIn)
+        .i64(ts).u64(baseOut).u64(amount).u64(userBaseBefore).u64(amount).u64(rb).u64(vaultQuote).u64(quoteIn)
         .u64(bps.lpBps).u64(lpFee).u64(bps.protocolBps).u64(protocolFee).u64(quoteIn + lpFee).u64(total)
         .pubkey(p.address).pubkey(user).pubkey(userBase).pubkey(userQuote).pubkey(feeRecipient).pubkey(feeRecipientAta)
         .pubkey(p.coinCreator).u64(bps.creatorBps).u64(creatorFee).bool(false).u64(0n).u64(0n).u64(0n).i64(0n).u64(baseOut).string("buy")
@@ -264,10 +273,12 @@ export class PumpSwapVenue {
       const creatorFee = ceilDiv(quoteOut * bps.creatorBps, 10000n);
       const userOut = quoteOut - lpFee - protocolFee - creatorFee;
       if (userOut <= 0n) return null;
+      // Virtual reserves price the trade but cannot be paid out: the vault must hold everything that leaves it.
+      if (userOut + protocolFee + creatorFee > vaultQuote) return null;
       result = { base: baseIn, quote: userOut };
       ev = borsh()
         .bytes(DISC.sellEvent)
-        .i64(ts).u64(baseIn).u64(0n).u64(userBaseBefore).u64(0n).u64(rb).u64(rq).u64(quoteOut)
+        .i64(ts).u64(baseIn).u64(0n).u64(userBaseBefore).u64(0n).u64(rb).u64(vaultQuote).u64(quoteOut)
         .u64(bps.lpBps).u64(lpFee).u64(bps.protocolBps).u64(protocolFee).u64(quoteOut - lpFee).u64(userOut)
         .pubkey(p.address).pubkey(user).pubkey(userBase).pubkey(userQuote).pubkey(feeRecipient).pubkey(feeRecipientAta)
         .pubkey(p.coinCreator).u64(bps.creatorBps).u64(creatorFee).u64(0n).u64(0n).u64(0n).u64(0n)
