@@ -53,6 +53,14 @@ export const limits = {
   immutableRpcCacheSeconds: 7 * 24 * 3600,
   /** Agave's getSignaturesForAddress `limit` cap (MAX_GET_CONFIRMED_SIGNATURES_FOR_ADDRESS2_LIMIT). */
   maxSignaturesForAddressLimit: 1000,
+  /** Agave's getSignatureStatuses cap (MAX_GET_SIGNATURE_STATUSES_QUERY_ITEMS). */
+  maxSignatureStatuses: 256,
+  /** Agave's getRecentPrioritizationFees key cap (MAX_TX_ACCOUNT_LOCKS). */
+  maxPrioritizationFeeKeys: 128,
+  /** Agave's getRecentPerformanceSamples `limit` cap (PERFORMANCE_SAMPLES_LIMIT). */
+  maxPerformanceSamples: 720,
+  /** Agave's getSlotLeaders `limit` cap (MAX_GET_SLOT_LEADERS). */
+  maxSlotLeaders: 5000,
   /** Agave's memcmp filter caps: decoded bytes (MAX_DATA_SIZE), base58 / base64 text length (MAX_DATA_BASE58_SIZE / MAX_DATA_BASE64_SIZE). */
   maxMemcmpBytes: 128,
   maxMemcmpBase58Chars: 175,

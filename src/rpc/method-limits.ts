@@ -3,6 +3,7 @@ import { limits } from "../limits";
 import { binaryAccountEncodings, isOptionsNotFilter, wrappedConfig, type AllowedMethod, type MethodParams } from "./method-schemas";
 import { base58DecodedLength } from "../solana/base58";
 import { unselectiveProblem, type MemcmpShape } from "./program-accounts-policy";
+import { pubkeyProblem, signatureProblem } from "./param-schemas";
 
 /**
  * Agave's checks that run once params have the right types, in Agave's order and with its exact messages
@@ -57,6 +58,16 @@ function memcmpLength(memcmp: { bytes: string; encoding?: string | null }): numb
 function transactionEncoding(encoding: string | null | undefined): RpcErrorObject | undefined {
   if (!encoding || encoding === "base58" || encoding === "base64" || encoding === "binary") return undefined;
   return invalidParams(`unsupported encoding: ${encoding}. Supported encodings: base58, base64`);
+}
+
+/** Agave's count cap on a Vec<String> param, then `verify_pubkey` / `verify_signature` on each, in that order. */
+function capThenVerify(items: readonly string[], max: number, problemOf: (value: string) => string | undefined): RpcErrorObject | undefined {
+  if (items.length > max) return invalidParams(`Too many inputs provided; max ${max}`);
+  for (const item of items) {
+    const problem = problemOf(item);
+    if (problem) return invalidParams(`Invalid param: ${problem}`);
+  }
+  return undefined;
 }
 
 /** Checks per method; methods without an entry have none beyond their types. */
@@ -116,6 +127,11 @@ export const methodLimits: { [M in AllowedMethod]?: Check<M> } = {
     }
     return undefined;
   },
+  getSignatureStatuses: ([signatures]) => capThenVerify(signatures, limits.maxSignatureStatuses, signatureProblem),
+  getRecentPrioritizationFees: ([keys]) => capThenVerify(keys ?? [], limits.maxPrioritizationFeeKeys, pubkeyProblem),
+  getRecentPerformanceSamples: ([limit]) =>
+    typeof limit === "number" && limit > limits.maxPerformanceSamples ? invalidParams(`Invalid limit; max ${limits.maxPerformanceSamples}`) : undefined,
+  getSlotLeaders: ([, limit]) => (limit > limits.maxSlotLeaders ? invalidParams(`Invalid limit; max ${limits.maxSlotLeaders}`) : undefined),
   sendTransaction: ([, config]) => transactionEncoding(config?.encoding),
   simulateTransaction: ([, config]) => transactionEncoding(config?.encoding),
 };

@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { bool, externallyTagged, optional, pubkey, scalarOrObject, sequence, signature, struct, text, unsigned, untagged, variant } from "./param-schemas";
+import { bool, externallyTagged, hash, optional, pubkey, scalarOrObject, sequence, signature, struct, text, unsigned, untagged, variant } from "./param-schemas";
 
 /**
  * Params of every allowed method as zod tuples, built once at module load. Shapes and names follow Agave's
@@ -105,6 +105,16 @@ const simulateTransactionConfig = struct("RpcSimulateTransactionConfig", {
   innerInstructions: optional(bool()),
 });
 
+const signatureStatusConfig = struct("RpcSignatureStatusConfig", { searchTransactionHistory: optional(bool()) });
+const supplyConfig = struct("RpcSupplyConfig", { commitment: optional(commitment), excludeNonCirculatingAccountsList: optional(bool()) });
+const leaderScheduleConfig = struct("RpcLeaderScheduleConfig", { identity: optional(pubkey()), commitment: optional(commitment) });
+const voteAccountsConfig = struct("RpcGetVoteAccountsConfig", {
+  votePubkey: optional(pubkey()),
+  commitment: optional(commitment),
+  keepUnstakedDelinquents: optional(bool()),
+  delinquentSlotDistance: optional(unsigned("u64")),
+});
+
 /**
  * Positional params: the first `required` must be there, the rest may be omitted or null. `min`/`max` give the
  * arity errors Agave's jsonrpc-derive words before any type is looked at.
@@ -128,13 +138,33 @@ export const methodParams = {
   getBlockTime: positional(1, [slot]),
   getClusterNodes: none,
   getEpochInfo: positional(0, [optional(contextConfig)]),
+  getEpochSchedule: none,
+  getFeeForMessage: positional(1, [text(), optional(contextConfig)]),
+  getFirstAvailableBlock: none,
+  getGenesisHash: none,
+  getHighestSnapshotSlot: none,
+  getIdentity: none,
+  getInflationGovernor: positional(0, [optional(commitmentConfig)]),
+  getInflationRate: none,
+  // Agave's RpcLeaderScheduleConfigWrapper: the first param is a slot, or (without one) the config; the second config wins.
+  getLeaderSchedule: positional(0, [optional(scalarOrObject(slot, leaderScheduleConfig)), optional(leaderScheduleConfig)]),
+  getMaxRetransmitSlot: none,
+  getMaxShredInsertSlot: none,
   getHealth: none,
   getLatestBlockhash: positional(0, [optional(contextConfig)]),
   getMinimumBalanceForRentExemption: positional(1, [unsigned("usize"), optional(commitmentConfig)]),
   getMultipleAccounts: positional(1, [sequence(pubkey()), optional(accountInfoConfig)]),
   getProgramAccounts: positional(1, [pubkey(), optional(programAccountsConfig)]),
+  getRecentPerformanceSamples: positional(0, [optional(unsigned("usize"))]),
+  // Keys and signatures are Vec<String> in Agave, counted before any is decoded (`method-limits.ts`).
+  getRecentPrioritizationFees: positional(0, [optional(sequence(text()))]),
+  getSignatureStatuses: positional(1, [sequence(text()), optional(signatureStatusConfig)]),
   getSignaturesForAddress: positional(1, [pubkey(), optional(signaturesConfig)]),
   getSlot: positional(0, [optional(contextConfig)]),
+  getSlotLeader: positional(0, [optional(contextConfig)]),
+  getSlotLeaders: positional(2, [slot, unsigned("u64")]),
+  getStakeMinimumDelegation: positional(0, [optional(contextConfig)]),
+  getSupply: positional(0, [optional(supplyConfig)]),
   // The spec's two forms: (b) [delegate, {mint}|{programId}, config?] as in Agave, and (a) [delegate, options?]
   // (all token programs, jsonParsed by default), which `upstream-plan.ts` turns into form (b) calls.
   getTokenAccountsByDelegate: positional(1, [pubkey(), optional(untagged(tokenAccountsFilter, tokenAccountsConfig, isOptionsNotFilter)), optional(tokenAccountsConfig)]),
@@ -143,7 +173,11 @@ export const methodParams = {
   getTokenLargestAccounts: positional(1, [pubkey(), optional(commitmentConfig)]),
   getTokenSupply: positional(1, [pubkey(), optional(commitmentConfig)]),
   getTransaction: positional(1, [signature(), encodingOr(transactionConfig)]),
+  getTransactionCount: positional(0, [optional(contextConfig)]),
   getVersion: none,
+  getVoteAccounts: positional(0, [optional(voteAccountsConfig)]),
+  isBlockhashValid: positional(1, [hash(), optional(contextConfig)]),
+  minimumLedgerSlot: none,
   sendTransaction: positional(1, [text(), optional(sendTransactionConfig)]),
   simulateTransaction: positional(1, [text(), optional(simulateTransactionConfig)]),
 } as const;

@@ -92,7 +92,7 @@ export function sequence<T extends z.ZodMiniType>(item: T) {
 }
 
 /** Agave's `Pubkey::from_str` outcome: too long or not 32 bytes → WrongSize; bad character or overflow → Invalid. */
-function pubkeyProblem(value: string): "WrongSize" | "Invalid" | undefined {
+export function pubkeyProblem(value: string): "WrongSize" | "Invalid" | undefined {
   if (value.length > 44) return "WrongSize";
   const length = base58DecodedLength(value);
   if (typeof length !== "number" || length > 32) return "Invalid";
@@ -100,7 +100,7 @@ function pubkeyProblem(value: string): "WrongSize" | "Invalid" | undefined {
 }
 
 /** Agave's `Signature::from_str` outcome (64 bytes, at most 88 base58 characters). */
-function signatureProblem(value: string): "WrongSize" | "Invalid" | undefined {
+export function signatureProblem(value: string): "WrongSize" | "Invalid" | undefined {
   if (value.length > 88) return "WrongSize";
   const length = base58DecodedLength(value);
   if (typeof length !== "number") return "Invalid";
@@ -115,6 +115,11 @@ export function pubkey() {
       if (problem) ctx.addIssue(`Invalid param: ${problem}`);
     }),
   );
+}
+
+/** A base58 blockhash (32 bytes), checked like Agave's `verify_hash`: `Hash::from_str` fails as `Pubkey::from_str` does. */
+export function hash() {
+  return pubkey();
 }
 
 /** A base58 transaction signature (64 bytes), checked like Agave's `verify_signature`. */

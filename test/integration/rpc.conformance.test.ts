@@ -15,6 +15,9 @@ const key32 = "So11111111111111111111111111111111111111112";
 const tokenProgram = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const unknownSignature = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
 
+/** A legacy message (1 signer, System Program, an unknown blockhash), base64: getFeeForMessage's input. */
+const messageBase64 = "AQABAgabiFf+q4GE+2h/Y0YYwDXaxDncGus7VZig8AAAAAABAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
 const error = (id: unknown, code: number, message: string, data?: unknown) => ({ jsonrpc: "2.0", error: data === undefined ? { code, message } : { code, message, data }, id });
 const invalidParams = (message: string, id: unknown = 1) => error(id, -32602, message);
 /** A body of exactly `bytes` bytes: a getHealth call padded with JSON whitespace. */
@@ -118,6 +121,39 @@ const cases: Case[] = [
   { name: "node error passed through (not a token mint)", body: rpcRequest("getTokenSupply", [key32]), expected: "node" },
   { name: "getTokenAccountsByDelegate form (b)", body: rpcRequest("getTokenAccountsByDelegate", [key32, { programId: tokenProgram }, { encoding: "jsonParsed" }]), expected: "node" },
   { name: "getClusterNodes", body: rpcRequest("getClusterNodes"), expected: "node" },
+  // ── issue 9 §3: what clients need to finish a transaction, forwarded byte for byte ───────────────────
+  { name: "getSignatureStatuses with searchTransactionHistory", body: rpcRequest("getSignatureStatuses", [[unknownSignature], { searchTransactionHistory: true }]), expected: "node" },
+  { name: `getSignatureStatuses ${limits.maxSignatureStatuses} signatures (N)`, body: rpcRequest("getSignatureStatuses", [Array(limits.maxSignatureStatuses).fill(unknownSignature)]), expected: "node" },
+  { name: `getSignatureStatuses ${limits.maxSignatureStatuses + 1} signatures (N+1)`, body: rpcRequest("getSignatureStatuses", [Array(limits.maxSignatureStatuses + 1).fill(unknownSignature)]), expected: invalidParams("Too many inputs provided; max 256"), upstream: 0 },
+  { name: "getSignatureStatuses a bad signature", body: rpcRequest("getSignatureStatuses", [["abc"]]), expected: invalidParams("Invalid param: WrongSize"), upstream: 0 },
+  { name: "getGenesisHash", body: rpcRequest("getGenesisHash"), expected: "node" },
+  { name: "getEpochSchedule", body: rpcRequest("getEpochSchedule", []), expected: "node" },
+  { name: "getFirstAvailableBlock", body: rpcRequest("getFirstAvailableBlock"), expected: "node" },
+  { name: "getTransactionCount confirmed", body: rpcRequest("getTransactionCount", [{ commitment: "confirmed" }]), expected: "node" },
+  { name: "getRecentPrioritizationFees with a key", body: rpcRequest("getRecentPrioritizationFees", [[key32]]), expected: "node" },
+  { name: `getRecentPrioritizationFees ${limits.maxPrioritizationFeeKeys} keys (N)`, body: rpcRequest("getRecentPrioritizationFees", [Array(limits.maxPrioritizationFeeKeys).fill(key32)]), expected: "node" },
+  { name: `getRecentPrioritizationFees ${limits.maxPrioritizationFeeKeys + 1} keys (N+1)`, body: rpcRequest("getRecentPrioritizationFees", [Array(limits.maxPrioritizationFeeKeys + 1).fill(key32)]), expected: invalidParams("Too many inputs provided; max 128"), upstream: 0 },
+  { name: "isBlockhashValid (unknown blockhash: false)", body: rpcRequest("isBlockhashValid", [key32, { commitment: "processed" }]), expected: "node" },
+  { name: "isBlockhashValid a short blockhash", body: rpcRequest("isBlockhashValid", ["abc"]), expected: invalidParams("Invalid param: WrongSize"), upstream: 0 },
+  { name: "getSupply without the non-circulating list", body: rpcRequest("getSupply", [{ excludeNonCirculatingAccountsList: true }]), expected: "node" },
+  { name: "getSlotLeader", body: rpcRequest("getSlotLeader"), expected: "node" },
+  { name: "getIdentity", body: rpcRequest("getIdentity"), expected: "node" },
+  { name: "getFeeForMessage (unknown blockhash: null)", body: rpcRequest("getFeeForMessage", [messageBase64, { commitment: "processed" }]), expected: "node" },
+  { name: `getSlotLeaders limit ${limits.maxSlotLeaders} (N)`, body: rpcRequest("getSlotLeaders", [0, limits.maxSlotLeaders]), expected: "node" },
+  { name: `getSlotLeaders limit ${limits.maxSlotLeaders + 1} (N+1)`, body: rpcRequest("getSlotLeaders", [0, limits.maxSlotLeaders + 1]), expected: invalidParams("Invalid limit; max 5000"), upstream: 0 },
+  { name: "getInflationGovernor", body: rpcRequest("getInflationGovernor", [{ commitment: "finalized" }]), expected: "node" },
+  { name: "getInflationRate", body: rpcRequest("getInflationRate"), expected: "node" },
+  { name: "getStakeMinimumDelegation", body: rpcRequest("getStakeMinimumDelegation", [{ commitment: "confirmed" }]), expected: "node" },
+  { name: "getHighestSnapshotSlot: the node's -32008 passed through", body: rpcRequest("getHighestSnapshotSlot"), expected: "node" },
+  { name: "minimumLedgerSlot", body: rpcRequest("minimumLedgerSlot"), expected: "node" },
+  { name: "getMaxRetransmitSlot", body: rpcRequest("getMaxRetransmitSlot"), expected: "node" },
+  { name: "getMaxShredInsertSlot", body: rpcRequest("getMaxShredInsertSlot"), expected: "node" },
+  { name: `getRecentPerformanceSamples limit ${limits.maxPerformanceSamples} (N)`, body: rpcRequest("getRecentPerformanceSamples", [limits.maxPerformanceSamples]), expected: "node" },
+  { name: `getRecentPerformanceSamples limit ${limits.maxPerformanceSamples + 1} (N+1)`, body: rpcRequest("getRecentPerformanceSamples", [limits.maxPerformanceSamples + 1]), expected: invalidParams("Invalid limit; max 720"), upstream: 0 },
+  { name: "getLeaderSchedule of the current epoch", body: rpcRequest("getLeaderSchedule"), expected: "node" },
+  { name: "getLeaderSchedule for another identity", body: rpcRequest("getLeaderSchedule", [null, { identity: key32 }]), expected: "node" },
+  { name: "getLeaderSchedule a bad identity", body: rpcRequest("getLeaderSchedule", [{ identity: "So111" }]), expected: invalidParams("Invalid param: WrongSize"), upstream: 0 },
+  { name: "getVoteAccounts", body: rpcRequest("getVoteAccounts", [{ commitment: "confirmed" }]), expected: "node" },
 ];
 
 describe("POST /rpc conformance", () => {
@@ -168,6 +204,25 @@ describe("POST /rpc conformance", () => {
     expect(res.headers.get("x-client-request-id")).toBe(clientId);
     expect(await upstreamRequests(ours)).toBe(1);
     expect(await upstreamRequests(clientId)).toBe(0);
+  });
+
+  it("getSignatureStatuses of a real transaction, with and without searchTransactionHistory, is the node's answer", async () => {
+    // Given a transaction in the newest finalized block that has one
+    const finalized = (await postRpc(key, rpcRequest("getSlot", [{ commitment: "finalized" }]))).json as { result: number };
+    const blocks = (await postRpc(key, rpcRequest("getBlocks", [Math.max(0, finalized.result - 30), finalized.result]))).json as { result: number[] };
+    let signature: string | undefined;
+    for (const slot of blocks.result.reverse()) {
+      const block = (await postRpc(key, rpcRequest("getBlock", [slot, { transactionDetails: "signatures", rewards: false }]))).json as { result: { signatures: string[] } };
+      signature = block.result.signatures[0];
+      if (signature) break;
+    }
+    expect(signature).toBeDefined();
+    // Then its status through the worker is the node's, byte for byte
+    for (const config of [undefined, { searchTransactionHistory: true }]) {
+      const { worker, node } = await viaWorkerAndNode(key, rpcRequest("getSignatureStatuses", config ? [[signature, unknownSignature], config] : [[signature, unknownSignature]]));
+      expect(worker.text).toBe(node.text);
+      expect((worker.json as { result: { value: unknown[] } }).result.value[0]).toMatchObject({ confirmationStatus: "finalized", err: null });
+    }
   });
 
   it("getTokenAccountsByDelegate form (a) answers like form (b) over both token programs", async () => {

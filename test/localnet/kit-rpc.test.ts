@@ -305,4 +305,78 @@ describe("node", () => {
       BigInt(chain.net.ledger.getBlock(chain.net.ledger.slotAt("processed"))!.blockHeight),
     );
   });
+
+  it("getSlotLeader / getSlotLeaders name the identity; getSlotLeaders caps its limit at 5000", async () => {
+    const identity = chain.net.ledger.identity;
+    expect(await rpc.getSlotLeader({ commitment: "processed" }).send()).toBe(identity);
+    expect(await rpc.getSlotLeaders(10n, 3).send()).toEqual([identity, identity, identity]);
+    expect(await rpc.getSlotLeaders(0n, 5000).send()).toHaveLength(5000);
+    await expect(rpc.getSlotLeaders(0n, 5001).send()).rejects.toMatchObject({ context: { __code: -32602 } });
+  });
+
+  it("getLeaderSchedule: the identity leads every slot of this epoch and the next, none later", async () => {
+    const identity = chain.net.ledger.identity;
+    const schedule = await rpc.getLeaderSchedule().send();
+    const slots = schedule![address(identity)]!;
+    expect(slots).toHaveLength(432_000);
+    expect(slots.slice(0, 3)).toEqual([0n, 1n, 2n]);
+    expect(await rpc.getLeaderSchedule(null, { identity: k.alice! }).send()).toEqual({});
+    expect(Object.keys((await rpc.getLeaderSchedule(432_000n).send())!)).toEqual([identity]);
+    expect(await rpc.getLeaderSchedule(864_000n).send()).toBeNull();
+  });
+
+  it("getVoteAccounts: one current vote account with all the stake, voting on the bank slot", async () => {
+    const { current, delinquent } = await rpc.getVoteAccounts({ commitment: "processed" }).send();
+    expect(delinquent).toEqual([]);
+    expect(current).toHaveLength(1);
+    expect(current[0]).toMatchObject({
+      nodePubkey: chain.net.ledger.identity,
+      activatedStake: 400_000_000_000_000n,
+      epochVoteAccount: true,
+      lastVote: BigInt(chain.net.ledger.slotAt("processed")),
+      rootSlot: BigInt(chain.net.ledger.slotAt("finalized")),
+    });
+    expect(current[0]!.epochCredits[0]![0]).toBe(0n);
+    const other = await rpc.getVoteAccounts({ votePubkey: k.alice! }).send();
+    expect(other).toEqual({ current: [], delinquent: [] });
+  });
+
+  it("getInflationGovernor, getInflationRate, getStakeMinimumDelegation: mainnet's values", async () => {
+    expect(await rpc.getInflationGovernor().send()).toEqual({ initial: 0.08, terminal: 0.015, taper: 0.15, foundation: 0.05, foundationTerm: 7 });
+    const rate = await rpc.getInflationRate().send();
+    expect(rate).toEqual({ total: 0.08, validator: 0.08 * 0.95, foundation: 0.08 * 0.05, epoch: 0n });
+    const minimum = await rpc.getStakeMinimumDelegation({ commitment: "processed" }).send();
+    expect(minimum).toMatchObject({ context: { slot: BigInt(chain.net.ledger.slotAt("processed")) }, value: 1n });
+  });
+
+  it("getHighestSnapshotSlot is -32008 No snapshot; retransmit / shred-insert slots are the newest; minimumLedgerSlot the oldest block", async () => {
+    await expect(rpc.getHighestSnapshotSlot().send()).rejects.toMatchObject({ context: { __code: -32008 } });
+    const processed = BigInt(chain.net.ledger.slotAt("processed"));
+    expect(await rpc.getMaxRetransmitSlot().send()).toBe(processed);
+    expect(await rpc.getMaxShredInsertSlot().send()).toBe(processed);
+    expect(await rpc.minimumLedgerSlot().send()).toBe(0n);
+  });
+
+  it("getRecentPerformanceSamples: newest first, transactions counted per window, limit capped at 720", async () => {
+    const samples = await rpc.getRecentPerformanceSamples().send();
+    const processed = chain.net.ledger.slotAt("processed");
+    expect(samples[0]).toEqual({
+      slot: BigInt(processed),
+      numSlots: BigInt(processed),
+      numTransactions: BigInt(chain.net.ledger.transactionCountAt(processed)),
+      numNonVoteTransactions: BigInt(chain.net.ledger.transactionCountAt(processed)),
+      samplePeriodSecs: Math.round((processed * 60) / 150),
+    });
+    expect(await rpc.getRecentPerformanceSamples(0).send()).toEqual([]);
+    await expect(rpc.getRecentPerformanceSamples(721).send()).rejects.toMatchObject({ context: { __code: -32602 } });
+  });
+
+  it("getSignatureStatuses: past the status cache only with searchTransactionHistory; 256 signatures at most", async () => {
+    const [latest] = await rpc.getSignaturesForAddress(k.alice!, { limit: 1 }).send();
+    const statuses = await rpc.getSignatureStatuses([latest!.signature], { searchTransactionHistory: true }).send();
+    expect(statuses.value[0]).toMatchObject({ slot: latest!.slot, status: { Ok: null }, confirmationStatus: "confirmed" });
+    const many = Array.from({ length: 257 }, () => latest!.signature);
+    await expect(rpc.getSignatureStatuses(many.slice(0, 256)).send()).resolves.toMatchObject({ value: expect.any(Array) });
+    await expect(rpc.getSignatureStatuses(many).send()).rejects.toMatchObject({ context: { __code: -32602 } });
+  });
 });

@@ -150,4 +150,32 @@ describe("transactions and node", () => {
     });
     expect((await connection.getFeeForMessage(message)).value).toBe(5000);
   });
+
+  it("leaders, vote accounts, inflation, stake minimum, performance samples, ledger bounds (web3's own shape checks)", async () => {
+    const identity = chain.net.ledger.identity;
+    expect((await connection.getSlotLeaders(0, 4)).map((key) => key.toBase58())).toEqual([identity, identity, identity, identity]);
+    const schedule = await connection.getLeaderSchedule();
+    expect(schedule[identity]).toHaveLength(432_000);
+    const votes = await connection.getVoteAccounts();
+    expect(votes.current[0]).toMatchObject({ nodePubkey: identity, activatedStake: 400_000_000_000_000, epochVoteAccount: true, commission: 0 });
+    expect(votes.current[0]!.lastVote).toBe(chain.net.ledger.slotAt("finalized"));
+    expect(votes.delinquent).toEqual([]);
+    expect(await connection.getInflationGovernor()).toEqual({ initial: 0.08, terminal: 0.015, taper: 0.15, foundation: 0.05, foundationTerm: 7 });
+    expect((await connection.getInflationRate()).epoch).toBe(0);
+    expect(await connection.getStakeMinimumDelegation()).toMatchObject({ value: 1 });
+    const samples = await connection.getRecentPerformanceSamples(2);
+    expect(samples).toHaveLength(1); // 120 slots: one (short) window
+    expect(samples[0]).toMatchObject({ slot: chain.net.ledger.slotAt("processed"), numSlots: chain.net.ledger.slotAt("processed") });
+    expect(await connection.getMinimumLedgerSlot()).toBe(0);
+    expect((await raw("getHighestSnapshotSlot", [])).error).toEqual({ code: -32008, message: "No snapshot" });
+    expect((await raw("getMaxRetransmitSlot", [])).result).toBe(chain.net.ledger.slotAt("processed"));
+    expect((await raw("getMaxShredInsertSlot", [])).result).toBe(chain.net.ledger.slotAt("processed"));
+  });
+
+  it("getSignatureStatuses with searchTransactionHistory, getGenesisHash, getEpochSchedule", async () => {
+    const [sig] = await connection.getSignaturesForAddress(k.aliceToken!, { limit: 1 });
+    const statuses = await connection.getSignatureStatuses([sig!.signature], { searchTransactionHistory: true });
+    expect(statuses.value[0]).toMatchObject({ slot: sig!.slot, confirmations: null, err: null, confirmationStatus: "finalized" });
+    expect((await connection.getEpochSchedule()).leaderScheduleSlotOffset).toBe(432_000);
+  });
 });

@@ -38,3 +38,8 @@ export function blockhashOf(seed: number, slot: number): string {
 export function identityOf(seed: number): string {
   return encodeBase58(hash32(seed, "identity"));
 }
+
+/** The node's vote account: getVoteAccounts' only entry, holding all the stake. */
+export function voteAccountOf(seed: number): string {
+  return encodeBase58(hash32(seed, "vote"));
+}

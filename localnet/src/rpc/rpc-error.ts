@@ -31,3 +31,5 @@ export const unsupportedTransactionVersion = (version: number) =>
   );
 export const minContextSlotNotReached = (contextSlot: number) =>
   new RpcError(-32016, "Minimum context slot has not been reached", { contextSlot });
+/** Agave JSON_RPC_SERVER_ERROR_NO_SNAPSHOT: the node has taken no snapshot (the localnet never does). */
+export const noSnapshot = () => new RpcError(-32008, "No snapshot");

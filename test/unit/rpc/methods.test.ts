@@ -107,6 +107,61 @@ const cases: Case[] = [
   ["delegate filter with both keys", "getTokenAccountsByDelegate", [key, { mint: key, programId: key }], invalid("Invalid params: invalid value: map, expected map with a single key.")],
   ["owner without a filter", "getTokenAccountsByOwner", [key], invalid("`params` should have at least 2 argument(s)")],
   ["owner with options instead of a filter", "getTokenAccountsByOwner", [key, { encoding: "base64" }], invalid("Invalid params: unknown variant `encoding`, expected `mint` or `programId`.")],
+  // issue 9 §3: what clients need to finish a transaction
+  ["getSignatureStatuses with searchTransactionHistory", "getSignatureStatuses", [[sig], { searchTransactionHistory: true }], "ok"],
+  ["getSignatureStatuses without signatures", "getSignatureStatuses", [], invalid("`params` should have at least 1 argument(s)")],
+  ["getSignatureStatuses signatures N", "getSignatureStatuses", [Array(limits.maxSignatureStatuses).fill(sig)], "ok"],
+  ["getSignatureStatuses signatures N+1", "getSignatureStatuses", [Array(limits.maxSignatureStatuses + 1).fill(sig)], invalid("Too many inputs provided; max 256")],
+  ["getSignatureStatuses N+1 with a bad one: counted before decoded", "getSignatureStatuses", [[...Array(limits.maxSignatureStatuses).fill(sig), "abc"]], invalid("Too many inputs provided; max 256")],
+  ["getSignatureStatuses a bad signature", "getSignatureStatuses", [[sig, "abc"]], invalid("Invalid param: WrongSize")],
+  ["getSignatureStatuses a non-boolean searchTransactionHistory", "getSignatureStatuses", [[sig], { searchTransactionHistory: "yes" }], invalid('Invalid params: invalid type: string "yes", expected a boolean.')],
+  ["getSignatureStatuses a signature that is a number", "getSignatureStatuses", [[5]], invalid("Invalid params: invalid type: integer `5`, expected a string.")],
+  ["getGenesisHash", "getGenesisHash", [], "ok"],
+  ["getGenesisHash with a param", "getGenesisHash", [1], invalid("Invalid parameters: No parameters were expected")],
+  ["getEpochSchedule", "getEpochSchedule", undefined, "ok"],
+  ["getFirstAvailableBlock", "getFirstAvailableBlock", [], "ok"],
+  ["getTransactionCount with a context config", "getTransactionCount", [{ commitment: "confirmed", minContextSlot: 5 }], "ok"],
+  ["getTransactionCount with a bad commitment", "getTransactionCount", [{ commitment: "recent" }], invalid("Invalid params: unknown variant `recent`, expected one of `processed`, `confirmed`, `finalized`.")],
+  ["getRecentPrioritizationFees without keys", "getRecentPrioritizationFees", [], "ok"],
+  ["getRecentPrioritizationFees keys N", "getRecentPrioritizationFees", [keys(limits.maxPrioritizationFeeKeys)], "ok"],
+  ["getRecentPrioritizationFees keys N+1", "getRecentPrioritizationFees", [keys(limits.maxPrioritizationFeeKeys + 1)], invalid("Too many inputs provided; max 128")],
+  ["getRecentPrioritizationFees a bad key", "getRecentPrioritizationFees", [[key, "So1111"]], invalid("Invalid param: WrongSize")],
+  ["isBlockhashValid", "isBlockhashValid", [key, { commitment: "processed" }], "ok"],
+  ["isBlockhashValid without a blockhash", "isBlockhashValid", [], invalid("`params` should have at least 1 argument(s)")],
+  ["isBlockhashValid a short blockhash", "isBlockhashValid", ["abc"], invalid("Invalid param: WrongSize")],
+  ["isBlockhashValid a non-base58 blockhash", "isBlockhashValid", ["0OIl" + key.slice(4)], invalid("Invalid param: Invalid")],
+  ["getSupply with excludeNonCirculatingAccountsList", "getSupply", [{ commitment: "finalized", excludeNonCirculatingAccountsList: true }], "ok"],
+  ["getSupply with a non-boolean excludeNonCirculatingAccountsList", "getSupply", [{ excludeNonCirculatingAccountsList: 1 }], invalid("Invalid params: invalid type: integer `1`, expected a boolean.")],
+  ["getSlotLeader", "getSlotLeader", [{ commitment: "processed" }], "ok"],
+  ["getIdentity", "getIdentity", [], "ok"],
+  ["getFeeForMessage", "getFeeForMessage", ["AQABAg==", { commitment: "processed" }], "ok"],
+  ["getFeeForMessage without a message", "getFeeForMessage", [], invalid("`params` should have at least 1 argument(s)")],
+  ["getFeeForMessage a message that is not a string", "getFeeForMessage", [[1, 2]], invalid("Invalid params: invalid type: sequence, expected a string.")],
+  ["getSlotLeaders limit N", "getSlotLeaders", [10, limits.maxSlotLeaders], "ok"],
+  ["getSlotLeaders limit N+1", "getSlotLeaders", [10, limits.maxSlotLeaders + 1], invalid("Invalid limit; max 5000")],
+  ["getSlotLeaders without a limit", "getSlotLeaders", [10], invalid("`params` should have at least 2 argument(s)")],
+  ["getSlotLeaders a negative start", "getSlotLeaders", [-1, 5], invalid("Invalid params: invalid value: integer `-1`, expected u64.")],
+  ["getInflationGovernor", "getInflationGovernor", [{ commitment: "finalized" }], "ok"],
+  ["getInflationGovernor a commitment config without commitment", "getInflationGovernor", [{}], "ok"],
+  ["getInflationRate", "getInflationRate", [], "ok"],
+  ["getInflationRate with a param", "getInflationRate", [{}], invalid("Invalid parameters: No parameters were expected")],
+  ["getStakeMinimumDelegation", "getStakeMinimumDelegation", [{ commitment: "confirmed", minContextSlot: 1 }], "ok"],
+  ["getHighestSnapshotSlot", "getHighestSnapshotSlot", [], "ok"],
+  ["minimumLedgerSlot", "minimumLedgerSlot", [], "ok"],
+  ["getMaxRetransmitSlot", "getMaxRetransmitSlot", [], "ok"],
+  ["getMaxShredInsertSlot", "getMaxShredInsertSlot", [], "ok"],
+  ["getRecentPerformanceSamples without a limit", "getRecentPerformanceSamples", [], "ok"],
+  ["getRecentPerformanceSamples limit N", "getRecentPerformanceSamples", [limits.maxPerformanceSamples], "ok"],
+  ["getRecentPerformanceSamples limit N+1", "getRecentPerformanceSamples", [limits.maxPerformanceSamples + 1], invalid("Invalid limit; max 720")],
+  ["getRecentPerformanceSamples a limit that is a string", "getRecentPerformanceSamples", ["5"], invalid('Invalid params: invalid type: string "5", expected usize.')],
+  ["getLeaderSchedule bare", "getLeaderSchedule", [], "ok"],
+  ["getLeaderSchedule for a slot with a config", "getLeaderSchedule", [5, { identity: key, commitment: "confirmed" }], "ok"],
+  ["getLeaderSchedule with the config first", "getLeaderSchedule", [{ identity: key }], "ok"],
+  ["getLeaderSchedule a bad identity", "getLeaderSchedule", [null, { identity: "So1111" }], invalid("Invalid param: WrongSize")],
+  ["getLeaderSchedule a slot as a string", "getLeaderSchedule", ["5"], invalid('Invalid params: invalid type: string "5", expected u64.')],
+  ["getVoteAccounts with every option", "getVoteAccounts", [{ votePubkey: key, commitment: "finalized", keepUnstakedDelinquents: true, delinquentSlotDistance: 128 }], "ok"],
+  ["getVoteAccounts a bad votePubkey", "getVoteAccounts", [{ votePubkey: "0OIl" + key.slice(4) }], invalid("Invalid param: Invalid")],
+  ["getVoteAccounts a negative delinquentSlotDistance", "getVoteAccounts", [{ delinquentSlotDistance: -1 }], invalid("Invalid params: invalid value: integer `-1`, expected u64.")],
 ];
 
 describe("method allowlist and params (Agave's messages)", () => {
@@ -116,7 +171,7 @@ describe("method allowlist and params (Agave's messages)", () => {
     else expect(outcome).toEqual({ ok: false, error: expected });
   });
 
-  it("lists exactly the methods of issue 5", () => {
+  it("lists exactly the methods of issues 5 and 9", () => {
     expect(Object.keys(methodParams).sort()).toEqual(
       [
         "getAccountInfo", "getBalance", "getBlock", "getBlockCommitment", "getBlockHeight", "getBlockProduction", "getBlocks",
@@ -124,6 +179,12 @@ describe("method allowlist and params (Agave's messages)", () => {
         "getHealth", "getVersion", "getEpochInfo", "getMultipleAccounts", "getTokenSupply", "getTokenLargestAccounts",
         "getTokenAccountBalance", "getTokenAccountsByOwner", "getSignaturesForAddress", "getTransaction",
         "getMinimumBalanceForRentExemption", "getProgramAccounts", "sendTransaction", "simulateTransaction",
+        // issue 9 §3
+        "getSignatureStatuses", "getGenesisHash", "getEpochSchedule", "getFirstAvailableBlock", "getTransactionCount",
+        "getRecentPrioritizationFees", "isBlockhashValid", "getSupply", "getSlotLeader", "getIdentity", "getFeeForMessage",
+        "getSlotLeaders", "getInflationGovernor", "getInflationRate", "getStakeMinimumDelegation", "getHighestSnapshotSlot",
+        "minimumLedgerSlot", "getMaxRetransmitSlot", "getMaxShredInsertSlot", "getRecentPerformanceSamples", "getLeaderSchedule",
+        "getVoteAccounts",
       ].sort(),
     );
   });

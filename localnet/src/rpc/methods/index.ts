@@ -6,6 +6,7 @@ import { blockMethods } from "./block-methods.js";
 import { clusterMethods } from "./cluster-methods.js";
 import { tokenMethods } from "./token-methods.js";
 import { transactionMethods } from "./transaction-methods.js";
+import { validatorMethods } from "./validator-methods.js";
 
 export function createMethodTable(ctx: RpcContext): MethodTable {
   return {
@@ -14,5 +15,6 @@ export function createMethodTable(ctx: RpcContext): MethodTable {
     ...blockMethods(ctx),
     ...transactionMethods(ctx),
     ...clusterMethods(ctx),
+    ...validatorMethods(ctx),
   };
 }
