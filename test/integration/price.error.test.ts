@@ -115,10 +115,39 @@ describe("bad input", () => {
     expect(res.body.every((r) => r.success === false && r.error?.code === 404)).toBe(true);
   });
 
-  it("a malformed address inside a list → 400 naming it", async () => {
-    const res = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${tradable().mint},not-base58!`, auth());
+  it("a malformed address inside a list fails alone: a 400 item in place, the others answered (cold and warm)", async () => {
+    // Given a list of a priced mint, a malformed item and an unknown address
+    const mint = tradable().mint;
+    const unknown = "11111111111111111111111111111112";
+    const path = `/api/v1/price?ca=${mint},not-base58!,${unknown}`;
+    type Item = { ca: string; success: boolean; priceInUsd?: string; error?: { code: number; message: string } };
+    // When it is asked twice (the second answer comes from the warm path: every well-formed mint priced is cached)
+    for (const round of ["cold", "warm"]) {
+      const res = await getJson<Item[]>(path, auth());
+      // Then the list is answered with 200, each item in request order, the malformed one a 400 item naming it
+      expect(res.status, round).toBe(200);
+      expect(res.body.map((i) => i.ca), round).toEqual([mint, "not-base58!", unknown]);
+      expect(res.body[0]).toMatchObject({ ca: mint, success: true });
+      expect(res.body[1], round).toEqual({ ca: "not-base58!", success: false, error: { code: 400, message: 'Invalid base58 address in ca: "not-base58!"' } });
+      expect(res.body[2]).toMatchObject({ ca: unknown, success: false, error: { code: 404 } });
+    }
+    // And a list whose only well-formed item is priced is still a list of 200 items around the failed one
+    const warm = await getJson<Item[]>(`/api/v1/price?ca=${mint},%20zz%20`, auth());
+    expect(warm.status).toBe(200);
+    expect(warm.body.map((i) => [i.ca, i.success, i.error?.code])).toEqual([[mint, true, undefined], ["zz", false, 400]]);
+  });
+
+  it("a list with no well-formed item → one 400 naming ca and the first bad item", async () => {
+    const res = await getJson<{ status: string; error: { code: number; message: string } }>(`/api/v1/price?ca=not-base58!,%20zzz,0`, auth());
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toContain("not-base58!");
+    expect(res.body).toEqual({ status: "error", error: { code: 400, message: 'Invalid base58 address in ca: "not-base58!"' } });
+  });
+
+  it(`malformed items still count toward the ${limits.maxMintsPerPriceRequest}-item cap (a request-level 400)`, async () => {
+    const list = [tradable().mint, ...Array.from({ length: limits.maxMintsPerPriceRequest }, () => "bad")].join(",");
+    const res = await getJson<{ error: { message: string } }>(`/api/v1/price?ca=${list}`, auth());
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain("Too many mints");
   });
 
   it("a malformed poolId → 400 naming poolId", async () => {
