@@ -5,6 +5,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createApiKey, hashApiKey, isWellFormedApiKey, kvKeyForHash } from "../src/accounts/api-keys";
 import type { ApiKeyRecord } from "../src/accounts/api-key-record";
+import { parseCronInterval, startCronDriver, type CronDriver } from "./lib/cron-driver";
 import { writeDevVars, type DevVarsFile } from "./lib/dev-vars";
 import { projectRoot, putLocalApiKey, quietWranglerEnv, runWrangler, spawnWrangler } from "./lib/wrangler";
 
@@ -16,12 +17,14 @@ const log = (msg: string) => console.log(`[start +${((Date.now() - started) / 10
 let localnet: { close(): Promise<void>; rpcUrl: string; wsUrl: string } | undefined;
 let worker: ChildProcess | undefined;
 let devVars: DevVarsFile | undefined;
+let cron: CronDriver | undefined;
 let stopping = false;
 process.on("exit", () => devVars?.cleanup());
 
 async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
+    cron?.stop();
     if (worker?.pid) {
       try {
         process.kill(-worker.pid, "SIGTERM"); // the whole group: wrangler and its workerd
@@ -69,6 +72,7 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
 }
 
 try {
+  const cronIntervalMs = parseCronInterval(process.env.CRON_INTERVAL_MS);
   let upstream = externalUpstream;
   let upstreamWs = process.env.UPSTREAM_WS_URL;
   let devHosts = process.env.METADATA_DEV_HOSTS ?? "";
@@ -114,6 +118,9 @@ try {
   const base = `http://127.0.0.1:${port}`;
   await waitForHealth(`${base}/health`, 60_000);
   log("worker ready");
+  // wrangler dev never fires cron triggers: without this the pool registry stays empty (registry-only pools unpriced).
+  if (cronIntervalMs > 0) cron = startCronDriver(base, cronIntervalMs, log);
+  else log("cron off (CRON_INTERVAL_MS=0): registry-only pools stay unpriced");
   const sample = localnet ? await sampleToken(localnet.rpcUrl) : "So11111111111111111111111111111111111111112";
   console.log(`
   Token market-data API is running on ${base}

@@ -1,0 +1,69 @@
+/**
+ * A 404 is never remembered longer than the registry memo: the price cache stores successes only, and the registry
+ * rows of a mint are memoised `limits.registryMemoMs` — so a pool that reaches the registry (the cron; under `npm start`
+ * scripts/lib/cron-driver.ts drives it, as wrangler dev fires no cron) prices its token within that time.
+ */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { limits } from "../../src/limits";
+import { newApiKey } from "../helpers/keys";
+import { getJson } from "../helpers/http";
+import { advance, world } from "../helpers/localnet";
+import type { WorldManifest } from "../../localnet/src/chain/types";
+
+let key = "";
+let manifest: WorldManifest;
+beforeAll(async () => {
+  key = await newApiKey();
+  manifest = await world();
+});
+
+async function runCron() {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+const price = (mint: string) => getJson<{ pool?: string; error?: { code: number } }>(`/api/v1/price?ca=${mint}`, { headers: { "x-api-key": key } });
+const registryOnlyKinds = new Set(["raydium-amm-v4", "meteora-dbc"]);
+
+describe("cron → registry → price, within the registry memo", () => {
+  it("a registry-only token answered 404 before the cron answers 200 within registryMemoMs after it", async () => {
+    expect(limits.registryMemoMs).toBe(5000);
+    // Given tokens whose every pool is of a kind only the registry knows, answered 404 while the registry is empty
+    const registryOnly = manifest.tokens.filter((t) => t.pools.length > 0 && t.pools.every((p) => registryOnlyKinds.has(p.kind)));
+    expect(registryOnly.length).toBeGreaterThan(0);
+    for (const t of registryOnly) expect((await price(t.mint)).status, t.mint).toBe(404);
+
+    // When blocks of swaps happen and the scheduled handler runs (the 404s' registry memo is still young)
+    await advance(60);
+    await runCron();
+    const cronDone = Date.now();
+    const { results } = await env.DB.prepare("SELECT address FROM pools").all<{ address: string }>();
+    const known = new Set(results.map((r) => r.address));
+    const learned = registryOnly.filter((t) => t.pools.some((p) => known.has(p.address)));
+    expect(learned.length).toBeGreaterThan(0);
+
+    // Then each of them answers 200 from a registered pool no later than registryMemoMs after the cron (plus slack)
+    const pending = new Set(learned.map((t) => t.mint));
+    const pricedAfter = new Map<string, number>();
+    while (pending.size > 0 && Date.now() - cronDone < limits.registryMemoMs + 1500) {
+      for (const mint of [...pending]) {
+        const res = await price(mint);
+        if (res.status === 200) {
+          const token = learned.find((t) => t.mint === mint)!;
+          expect(token.pools.map((p) => p.address)).toContain(res.body.pool);
+          pricedAfter.set(mint, Date.now() - cronDone);
+          pending.delete(mint);
+        } else {
+          expect(res.status, mint).toBe(404);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect([...pending], "still 404 after the registry memo").toEqual([]);
+    for (const [mint, ms] of pricedAfter) expect(ms, mint).toBeLessThanOrEqual(limits.registryMemoMs + 1000);
+  });
+});
