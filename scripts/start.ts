@@ -7,6 +7,7 @@ import { createApiKey, hashApiKey, isWellFormedApiKey, kvKeyForHash } from "../s
 import type { ApiKeyRecord } from "../src/accounts/api-key-record";
 import { parseCronInterval, startCronDriver, type CronDriver } from "./lib/cron-driver";
 import { writeDevVars, type DevVarsFile } from "./lib/dev-vars";
+import { startBanner } from "./lib/start-banner";
 import { projectRoot, putLocalApiKey, quietWranglerEnv, runWrangler, spawnWrangler } from "./lib/wrangler";
 
 const started = Date.now();
@@ -122,17 +123,7 @@ try {
   if (cronIntervalMs > 0) cron = startCronDriver(base, cronIntervalMs, log);
   else log("cron off (CRON_INTERVAL_MS=0): registry-only pools stay unpriced");
   const sample = localnet ? await sampleToken(localnet.rpcUrl) : "So11111111111111111111111111111111111111112";
-  console.log(`
-  Token market-data API is running on ${base}
-  Demo API key: ${key}
-
-  curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=${sample}'
-  curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=So11111111111111111111111111111111111111112,${sample}'
-  curl -s -H 'x-api-key: ${key}' '${base}/api/v1/overview?ca=${sample}'
-  curl -s -X POST '${base}/rpc' -H 'authorization: Bearer ${key}' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getSlot"}'
-${localnet ? `\n  Local chain tokens: curl -s ${localnet.rpcUrl}/__localnet/world\n` : ""}
-  Ctrl-C stops everything.
-`);
+  console.log(startBanner({ base, key, sample, localnetUrl: localnet?.rpcUrl }));
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   await stop(1);
