@@ -8,15 +8,25 @@ import {
   blockhash,
   createSolanaRpc,
   getBase58Encoder,
+  getArrayDecoder,
   getBase64Encoder,
+  getBlockhashDecoder,
   getCompiledTransactionMessageDecoder,
+  getStructDecoder,
+  getU64Decoder,
   getTransactionDecoder,
   signature,
   type Address,
   type Base64EncodedWireTransaction,
   type TransactionMessageBytesBase64,
 } from "@solana/kit";
+import {
+  getSysvarClockDecoder,
+  getSysvarEpochScheduleDecoder,
+  getSysvarRentDecoder,
+} from "@solana/sysvars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stakeHistoryData } from "../../localnet/src/chain/sysvars.js";
 import { startTinyChain, type TinyChain } from "./helpers/local-chain.js";
 import { SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "./helpers/tiny-world.js";
 
@@ -378,5 +388,77 @@ describe("node", () => {
     const many = Array.from({ length: 257 }, () => latest!.signature);
     await expect(rpc.getSignatureStatuses(many.slice(0, 256)).send()).resolves.toMatchObject({ value: expect.any(Array) });
     await expect(rpc.getSignatureStatuses(many).send()).rejects.toMatchObject({ context: { __code: -32602 } });
+  });
+});
+
+/**
+ * bincode's `Vec<T>`: a u64 length, then the items. (@solana/sysvars 8.4's SlotHashes and StakeHistory decoders read a
+ * u32 length, which misreads real sysvar bytes, so the lists are decoded with kit's codecs and the real prefix.)
+ */
+const bincodeVec = <T extends object>(item: Parameters<typeof getArrayDecoder<T>>[0]) => getArrayDecoder(item, { size: getU64Decoder() });
+const slotHashesDecoder = bincodeVec(getStructDecoder([["slot", getU64Decoder()], ["hash", getBlockhashDecoder()]]));
+const stakeHistoryDecoder = bincodeVec(
+  getStructDecoder([
+    ["epoch", getU64Decoder()],
+    ["effective", getU64Decoder()],
+    ["activating", getU64Decoder()],
+    ["deactivating", getU64Decoder()],
+  ]),
+);
+
+describe("sysvars", () => {
+  /** A sysvar's account at `commitment`, checked for owner, rent-exempt balance and size, with its bytes. */
+  async function sysvar(key: string, size: number, commitment: "processed" | "confirmed" | "finalized" = "confirmed") {
+    const { context, value } = await rpc.getAccountInfo(address(key), { encoding: "base64", commitment }).send();
+    expect(value).not.toBeNull();
+    expect(value!.owner).toBe("Sysvar1111111111111111111111111111111111111");
+    expect(value!.space).toBe(BigInt(size));
+    expect(value!.executable).toBe(false);
+    expect(value!.lamports).toBe(BigInt((128 + size) * 3480 * 2));
+    return { slot: Number(context.slot), bytes: getBase64Encoder().encode(value!.data[0]) };
+  }
+
+  it("Clock: slot, epoch, leader-schedule epoch and the block time of the bank (40 bytes), per commitment", async () => {
+    for (const commitment of ["processed", "confirmed", "finalized"] as const) {
+      const { slot, bytes } = await sysvar("SysvarC1ock11111111111111111111111111111111", 40, commitment);
+      expect(slot).toBe(chain.net.ledger.slotAt(commitment));
+      expect(getSysvarClockDecoder().decode(bytes)).toEqual({
+        slot: BigInt(slot),
+        epochStartTimestamp: BigInt(chain.net.ledger.getBlock(0)!.blockTime),
+        epoch: 0n,
+        leaderScheduleEpoch: 1n,
+        unixTimestamp: BigInt(chain.net.ledger.getBlock(slot)!.blockTime),
+      });
+    }
+  });
+
+  it("Rent and EpochSchedule: mainnet's values", async () => {
+    const rent = await sysvar("SysvarRent111111111111111111111111111111111", 17);
+    expect(getSysvarRentDecoder().decode(rent.bytes)).toEqual({ lamportsPerByteYear: 3480n, exemptionThreshold: 2, burnPercent: 50 });
+    const schedule = await sysvar("SysvarEpochSchedu1e111111111111111111111111", 33);
+    expect(getSysvarEpochScheduleDecoder().decode(schedule.bytes)).toEqual({
+      slotsPerEpoch: 432_000n,
+      leaderScheduleSlotOffset: 432_000n,
+      warmup: false,
+      firstNormalEpoch: 0n,
+      firstNormalSlot: 0n,
+    });
+  });
+
+  it("SlotHashes: the bank's ancestors, newest first (its parent first), with their blockhashes", async () => {
+    const { slot, bytes } = await sysvar("SysvarS1otHashes111111111111111111111111111", 8 + 512 * 40);
+    const entries = slotHashesDecoder.decode(bytes);
+    const ancestors = chain.net.ledger.producedSlots(0, slot - 1).reverse();
+    expect(entries.map((e) => Number(e.slot))).toEqual(ancestors);
+    expect(entries[0]!.hash).toBe(chain.net.ledger.getBlock(ancestors[0]!)!.blockhash);
+    expect(entries.at(-1)).toEqual({ slot: 0n, hash: chain.net.ledger.genesisHash });
+  });
+
+  it("StakeHistory: empty during the first epoch", async () => {
+    const { bytes } = await sysvar("SysvarStakeHistory1111111111111111111111111", 8 + 512 * 32);
+    expect(stakeHistoryDecoder.decode(bytes)).toEqual([]);
+    // Later epochs list every completed one, newest first, all the stake effective.
+    const entry = (epoch: bigint) => ({ epoch, effective: 400_000_000_000_000n, activating: 0n, deactivating: 0n });
+    expect(stakeHistoryDecoder.decode(stakeHistoryData(3))).toEqual([entry(2n), entry(1n), entry(0n)]);
   });
 });

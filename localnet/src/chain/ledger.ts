@@ -9,9 +9,10 @@
  * - Accounts are versioned per slot (see AccountStore) and compacted to the finalized slot after each slot's listeners ran.
  */
 import { AccountStore } from "./account-store.js";
-import { MAX_PROCESSING_AGE, RENT_EXEMPT_EPOCH } from "./cluster-constants.js";
+import { MAX_PROCESSING_AGE, RENT_EXEMPT_EPOCH, SLOTS_PER_EPOCH } from "./cluster-constants.js";
 import { SYSTEM_PROGRAM_ID } from "./program-ids.js";
 import { blockhashOf, genesisHashOf, identityOf, isSkippedSlot } from "./slot-schedule.js";
+import { emptySlotHashesData, sysvarAccounts, withSlotHash } from "./sysvars.js";
 import type { AccountState, Block, LedgerWriter, Pubkey, Reward, TxRecord, World } from "./types.js";
 
 export type Commitment = "processed" | "confirmed" | "finalized";
@@ -132,6 +133,10 @@ export class Ledger {
   private readonly blockhashHeights = new Map<string, number>();
   private readonly listeners: ((event: SlotEvent) => void)[] = [];
   private readonly interned = new Map<string, string>();
+  /** SlotHashes data of the newest bank: its ancestors' (slot, blockhash), newest first. Never mutated once stored. */
+  private slotHashes = emptySlotHashesData();
+  /** Clock's epoch_start_timestamp: the block time of the first bank of the current epoch. */
+  private epochStartTimestamp = 0;
   private slots: CommitmentSlots = { processed: 0, confirmed: 0, finalized: 0 };
   private current = 0;
 
@@ -152,6 +157,8 @@ export class Ledger {
       executable: false,
       rentEpoch: RENT_EXEMPT_EPOCH,
     });
+    this.epochStartTimestamp = this.options.genesisTime;
+    this.writeSysvars(0, this.options.genesisTime, true);
     world.genesis(this.writerFor(0, this.genesisHash));
     for (const [pubkey, state] of extraAccounts) this.accounts.set(pubkey, 0, state);
     this.store({
@@ -281,6 +288,11 @@ export class Ledger {
   private buildBlock(slot: number, world: World): Block {
     const parent = this.blocks.get(this.slots.processed)!.block;
     const blockTime = this.blockTimeOf(slot);
+    // The bank's sysvars first (the world may read the Clock): its parent joins SlotHashes.
+    this.slotHashes = withSlotHash(this.slotHashes, parent.slot, parent.blockhash);
+    const newEpoch = Math.floor(slot / SLOTS_PER_EPOCH) > Math.floor(parent.slot / SLOTS_PER_EPOCH);
+    if (newEpoch) this.epochStartTimestamp = blockTime;
+    this.writeSysvars(slot, blockTime, newEpoch);
     let transactions: TxRecord[] = [];
     try {
       transactions = world.produceSlot(new SlotWriter(this.accounts, slot, blockTime, parent.blockhash));
@@ -298,6 +310,13 @@ export class Ledger {
       transactions,
       rewards: this.collectFees(slot, transactions),
     };
+  }
+
+  /** Clock and SlotHashes of the bank at `slot`; with `all`, Rent, EpochSchedule and StakeHistory too. */
+  private writeSysvars(slot: number, unixTimestamp: number, all: boolean): void {
+    const epoch = Math.floor(slot / SLOTS_PER_EPOCH);
+    const clock = { slot, epochStartTimestamp: this.epochStartTimestamp, epoch, leaderScheduleEpoch: epoch + 1, unixTimestamp };
+    for (const [pubkey, state] of sysvarAccounts(clock, this.slotHashes, all)) this.accounts.set(pubkey, slot, state);
   }
 
   /** Half of the fees go to the leader (the other half is burned), as a "fee" reward credited to the identity. */
