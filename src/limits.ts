@@ -96,7 +96,7 @@ export const limits = {
   /** A task shared by the requests of an isolate (an identical price computation or account read) settles within this (ms). */
   sharedTaskDeadlineMs: 15_000,
   /**
-   * Byte budgets of the isolate-level caches (LRU). Together 49 MiB, under two fifths of a production isolate's 128 MB,
+   * Byte budgets of the isolate-level caches (LRU). Together 50 MiB, under two fifths of a production isolate's 128 MB,
    * so a stream of never-seen mints cannot take the isolate down. Entries are estimated (see isolate/bounded-cache.ts).
    */
   isolateCacheBudgets: {
@@ -117,6 +117,8 @@ export const limits = {
     /** addresses already validated as base58, and their decoded bytes */
     validatedAddresses: 1024 * 1024,
     addressBytes: 1024 * 1024,
+    /** the incinerator's ATAs per mint (two addresses, ~100 bytes) → ~10,000 mints */
+    burnAccounts: 1024 * 1024,
   },
   /** How long a mint's registry rows are reused before D1 is asked again (ms): a newly registered pool is used within this. */
   registryMemoMs: 5000,

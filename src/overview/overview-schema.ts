@@ -66,6 +66,8 @@ export const tokenOverviewSchema = z.object({
   socials: socialsSchema,
   decimals: integerString,
   supply: integerString,
+  /** Raw: `supply` less what the incinerator's associated token accounts for the mint hold (the market cap's supply). */
+  circulatingSupply: integerString,
   mintAuthority: z.nullable(z.string()),
   freezeAuthority: z.nullable(z.string()),
   /** Null when the mint has no metadata, or its Token-2022 metadata was made immutable. */

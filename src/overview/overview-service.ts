@@ -25,6 +25,7 @@ import type { Upstream } from "../solana/upstream";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
 import { parseLargestAccounts, readHoldersSummary } from "./holder-reads";
 import type { HoldersSummary } from "./holders";
+import { burnAccountsOf, burnedBalance, circulatingSupply } from "../pricing/circulating-supply";
 import { fetchOffchainProfile, isTransientOffchainOutcome, type OffchainProfile } from "./offchain-profile";
 import { OverviewPartCache } from "./overview-part-cache";
 import type { TokenOverview } from "./overview-schema";
@@ -55,7 +56,9 @@ export type TokenProfile = { identity: OnchainIdentity; offchain: OffchainProfil
 
 const budgets = limits.isolateCacheBudgets;
 const profileCache = new OverviewPartCache<TokenProfile>("profile", budgets.overviewProfiles);
-const holdersCache = new OverviewPartCache<HoldersSummary>("holders", budgets.overviewHolders);
+/** Holder figures and the circulating supply, read together (`holders.v2`: entries of the shape before it never load). */
+type SupplyAndHolders = HoldersSummary & { circulatingSupply: string };
+const holdersCache = new OverviewPartCache<SupplyAndHolders>("holders.v2", budgets.overviewHolders);
 /** The price record, or null when no venue prices the mint: the price service does not remember that, we must. */
 const marketCache = new OverviewPartCache<PriceRecord | null>("market", budgets.overviewMarket);
 
@@ -90,7 +93,7 @@ async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOv
   // If the chain part fails first its error is the answer; the market outcome must not surface as an unhandled rejection.
   market.catch(() => undefined);
 
-  let parts: { profile: Promise<TokenProfile>; holders: HoldersSummary };
+  let parts: { profile: Promise<TokenProfile>; holders: SupplyAndHolders };
   try {
     parts = await readChainParts(deps, mint, batcher, cachedProfile, cachedHolders, now);
   } finally {
@@ -122,14 +125,16 @@ async function readChainParts(
   mint: Address,
   batcher: RoundTripBatcher,
   cachedProfile: TokenProfile | undefined,
-  cachedHolders: HoldersSummary | undefined,
+  cachedHolders: SupplyAndHolders | undefined,
   now: () => number,
-): Promise<{ profile: Promise<TokenProfile>; holders: HoldersSummary }> {
+): Promise<{ profile: Promise<TokenProfile>; holders: SupplyAndHolders }> {
   if (cachedProfile && cachedHolders) return { profile: Promise.resolve(cachedProfile), holders: cachedHolders };
 
   const metadataPda = cachedProfile ? undefined : await findMetaplexMetadataAddress(mint);
+  // The incinerator's ATAs are read with the mint: circulating supply = supply − their balances.
+  const burnAccounts = cachedHolders ? [] : await burnAccountsOf(mint);
   // Round trip 1: both calls are issued in this turn, so they leave as one batch.
-  const accountsRead = readAccounts(batcher.driver, metadataPda ? [mint, metadataPda] : [mint], { requestId: deps.requestId });
+  const accountsRead = readAccounts(batcher.driver, [mint, ...(metadataPda ? [metadataPda] : []), ...burnAccounts], { requestId: deps.requestId });
   const largestRead = cachedHolders
     ? undefined
     : batcher.driver.call<unknown>("getTokenLargestAccounts", [mint, { commitment: "confirmed" }], { idempotent: true, requestId: deps.requestId });
@@ -143,7 +148,8 @@ async function readChainParts(
     : loadProfile(deps, mint, decoded, metadataPda ? snapshot.accounts.get(metadataPda) : undefined, now);
   // Metadata failures never fail the overview, but an unexpected bug there must not go unhandled while holders load.
   profile.catch(() => undefined);
-  const holders = cachedHolders ?? (await loadHolders(deps, mint, decoded, largestRead!, batcher, now));
+  const burned = burnedBalance(mint, burnAccounts, (a) => snapshot.accounts.get(a));
+  const holders = cachedHolders ?? (await loadHolders(deps, mint, decoded, burned, largestRead!, batcher, now));
   return { profile, holders };
 }
 
@@ -166,10 +172,11 @@ async function loadHolders(
   deps: OverviewDeps,
   mint: Address,
   decoded: DecodedMint,
+  burned: bigint,
   largestRead: Promise<{ result: unknown }>,
   batcher: RoundTripBatcher,
   now: () => number,
-): Promise<HoldersSummary> {
+): Promise<SupplyAndHolders> {
   const largest = parseLargestAccounts((await largestRead).result);
   const summary = await readHoldersSummary(batcher.driver, largest, {
     mint,
@@ -179,11 +186,12 @@ async function loadHolders(
     allowScan: deps.allowHolderScan,
     requestId: deps.requestId,
   });
-  holdersCache.put(mint, summary, limits.overviewHoldersTtlMs, now(), deps.waitUntil);
-  return summary;
+  const figures = { ...summary, circulatingSupply: circulatingSupply(BigInt(decoded.supply), burned).toString() };
+  holdersCache.put(mint, figures, limits.overviewHoldersTtlMs, now(), deps.waitUntil);
+  return figures;
 }
 
-function assemble(mint: Address, profile: TokenProfile, holders: HoldersSummary, record: PriceRecord | null): TokenOverview {
+function assemble(mint: Address, profile: TokenProfile, holders: SupplyAndHolders, record: PriceRecord | null): TokenOverview {
   const { identity, offchain } = profile;
   return {
     ca: mint,
@@ -194,6 +202,7 @@ function assemble(mint: Address, profile: TokenProfile, holders: HoldersSummary,
     socials: offchain.socials,
     decimals: String(identity.decimals),
     supply: holders.supply,
+    circulatingSupply: holders.circulatingSupply,
     mintAuthority: identity.mintAuthority,
     freezeAuthority: identity.freezeAuthority,
     updateAuthority: identity.updateAuthority,

@@ -14,6 +14,7 @@ import { readStoredCandidates, storeCandidates } from "./candidate-store";
 import { priceCacheKey, type PriceCache } from "./price-cache";
 import { venueOfDex, type PriceRecord, type VenueId } from "./price-record";
 import { solUsdFromOracle, type SolUsd } from "./sol-usd-source";
+import { burnAccountsOf, burnedBalance, circulatingSupply } from "./circulating-supply";
 import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error";
 import { BoundedCache, ADDRESS_BYTES } from "../isolate/bounded-cache";
 import type { Deadline } from "../isolate/deadline";
@@ -143,7 +144,9 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
     );
   }
 
-  const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT]);
+  // The incinerator's ATAs of every mint ride in the first read, like the oracle: market caps use circulating supply.
+  const burnAccounts = new Map(await Promise.all(mints.map(async (mint) => [mint, await burnAccountsOf(mint)] as const)));
+  const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT, ...[...burnAccounts.values()].flat()]);
   if (!query.poolId) for (const mint of mints) rememberLearnedRelated(mint, deps.waitUntil);
   const solUsd = solUsdFromOracle(read.lookup(PYTH_SOL_USD_PRICE_ACCOUNT), now()) ?? (await solUsdFromPools(deps, now()));
   if (!solUsd) throw new ApiError("UPSTREAM_UNAVAILABLE", "SOL/USD price is unavailable: oracle stale and no SOL/USDC pool");
@@ -161,7 +164,8 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
       out.set(e.mint, { ok: false, error: new ApiError("NOT_FOUND", `No price for ${e.mint} on ${query.poolId ? `pool ${query.poolId}` : `venues: ${venuesTried}`}`) });
       continue;
     }
-    out.set(e.mint, { ok: true, record: toRecord(e.mint, e.mintInfo!, best, e.graduated, slot, now()) });
+    const burned = burnedBalance(e.mint, burnAccounts.get(e.mint) ?? [], read.lookup);
+    out.set(e.mint, { ok: true, record: toRecord(e.mint, e.mintInfo!, burned, best, e.graduated, slot, now()) });
   }
   return out;
 }
@@ -330,8 +334,9 @@ function liquidityInUsd(p: Priced, qUsd: Ratio, priceUsd: Ratio, baseDecimals: n
   return { num: quoteSide.num * baseSide.den + baseSide.num * quoteSide.den, den: quoteSide.den * baseSide.den };
 }
 
-function toRecord(mint: Address, info: Mint, best: Choice, graduated: boolean | undefined, slot: number, now: number): PriceRecord {
-  const supply = mul(ratio(info.supply), fromPow10(-info.decimals));
+function toRecord(mint: Address, info: Mint, burned: bigint, best: Choice, graduated: boolean | undefined, slot: number, now: number): PriceRecord {
+  // Circulating supply: what the incinerator holds is out of the market though still in the mint's supply.
+  const supply = mul(ratio(circulatingSupply(info.supply, burned)), fromPow10(-info.decimals));
   const record: PriceRecord = {
     ca: mint,
     dex: best.adapter.dex,

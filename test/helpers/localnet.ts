@@ -56,3 +56,24 @@ export function tokensWhere(manifest: WorldManifest, pred: (t: WorldToken) => bo
 export function poolsOfKind(manifest: WorldManifest, kind: string): { token: WorldToken; pool: WorldPool }[] {
   return manifest.tokens.flatMap((token) => token.pools.filter((p) => p.kind === kind).map((pool) => ({ token, pool })));
 }
+
+const INCINERATOR = "1nc1nerator11111111111111111111111111111111";
+
+/**
+ * Raw amount of `mint` the incinerator holds, found by scanning both token programs' accounts for its owner (no ATA
+ * derivation): the tests' independent view of supply burnt by transfer, which circulating supply leaves out.
+ */
+export async function incineratorBalance(mint: string): Promise<bigint> {
+  let total = 0n;
+  for (const program of ["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"]) {
+    const found = await chainRpc<{ account: { data: [string, string] } }[]>("getProgramAccounts", [
+      program,
+      { encoding: "base64", commitment: "confirmed", filters: [{ memcmp: { offset: 0, bytes: mint } }, { memcmp: { offset: 32, bytes: INCINERATOR } }] },
+    ]);
+    for (const { account } of found) {
+      const data = Uint8Array.from(atob(account.data[0]), (c) => c.charCodeAt(0));
+      total += new DataView(data.buffer).getBigUint64(64, true);
+    }
+  }
+  return total;
+}

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
-import { poolsOfKind, rawAccounts, upstreamCounts, upstreamRequests, world } from "../helpers/localnet";
+import { chainRpc, incineratorBalance, poolsOfKind, rawAccounts, upstreamCounts, upstreamRequests, world } from "../helpers/localnet";
 import { ensureFreshOracle, independentPrice, independentSolUsd } from "../helpers/independent-price";
 import type { WorldManifest } from "../../localnet/src/chain/types";
 
@@ -161,6 +161,27 @@ describe("auto routing", () => {
     const res = await getJson<PriceRecord>(`/api/v1/price?ca=${token.mint}`, auth());
     const supply = await (await import("../helpers/localnet")).chainRpc<{ value: { uiAmountString: string } }>("getTokenSupply", [token.mint, { commitment: "confirmed" }]);
     expect(relErr(Number(res.body.marketCap), Number(supply.value.uiAmountString) * Number(res.body.priceInUsd))).toBeLessThanOrEqual(1e-9);
+  });
+
+  it("marketCap uses circulating supply: tokens the incinerator holds are left out, read in the same single request", async () => {
+    // Given a token part of whose supply sits in the incinerator's token account (its pool is named: registry-only kind)
+    const token = manifest.tokens.find((t) => t.tags.includes("incinerated"))!;
+    const pool = token.pools[0]!;
+    const path = `/api/v1/${venueOfKind[pool.kind]}?ca=${token.mint}&poolId=${pool.address}`;
+    await getJson<PriceRecord>(path, auth()); // learns the pool's vaults (a named pool's first read may take two)
+    await ensureFreshOracle();
+    await new Promise((r) => setTimeout(r, 1100)); // past the price TTL
+    // When it is priced cold
+    const res = await getJson<PriceRecord>(path, auth());
+    expect(res.status).toBe(200);
+    // Then marketCap = (supply − incinerator's balance) in human units × priceInUsd, found independently
+    const supply = await chainRpc<{ value: { amount: string; decimals: number } }>("getTokenSupply", [token.mint, { commitment: "confirmed" }]);
+    const incinerated = await incineratorBalance(token.mint);
+    expect(incinerated).toBeGreaterThan(0n);
+    const circulating = Number(BigInt(supply.value.amount) - incinerated) / 10 ** supply.value.decimals;
+    expect(relErr(Number(res.body.marketCap), circulating * Number(res.body.priceInUsd))).toBeLessThanOrEqual(1e-9);
+    // And the incinerator's accounts rode in the one upstream request of the cold price
+    expect(await upstreamRequests(res.headers.get("x-request-id")!)).toBe(1);
   });
 
   it("a token on several venues is priced from its deepest pool", async () => {
