@@ -5,6 +5,7 @@ import {
   METEORA_DLMM_PROGRAM_ADDRESS,
   PUMP_AMM_PROGRAM_ADDRESS,
   RAYDIUM_AMM_V4_PROGRAM_ADDRESS,
+  RAYDIUM_CLMM_PROGRAM_ADDRESS,
   RAYDIUM_CPMM_PROGRAM_ADDRESS,
 } from "../solana/well-known";
 import type { PoolKind } from "../venues/types";
@@ -46,6 +47,8 @@ const pumpSwapSwaps = new Set(["66063d1201daebea", "33e685a4017f83ad", "c62e1552
 const anchorSwaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88"]); // swap, swap2 (DLMM, DAMM v2, DBC)
 const dlmmSwaps = new Set([...anchorSwaps, "fa49652126cf4bb8", "2bd7f784893cf351", "38ade6d0ade49ccd", "4a62c0d6b1334b33"]);
 const cpmmSwaps = new Set(["8fbe5adac41e33de", "37d96256a34ab4ad"]);
+const clmmSwap = "f8c69e91e17587c8"; // swap: pool @2, vaults @5/6, mints only from token balances
+const clmmSwapV2 = "2b04ed0b1ac91e62"; // swap_v2: the same, plus the vaults' mints @11/12
 
 type Key = (position: number) => Address | undefined;
 
@@ -82,6 +85,17 @@ const readers: Record<string, (data: Uint8Array, key: Key, count: number, mintOf
     const [pool, inVault, outVault, inMint, outMint] = [key(3), key(6), key(7), key(10), key(11)];
     if (!pool || !inVault || !outVault || !inMint || !outMint) return undefined;
     return { address: pool, kind: "raydium-cpmm", baseMint: inMint, quoteMint: outMint, related: { inVault, outVault } };
+  },
+  // CLMM pools are derived against wSOL only (per config): pools quoted in USDC or any other mint are found here.
+  [RAYDIUM_CLMM_PROGRAM_ADDRESS]: (data, key, count, mintOf) => {
+    const disc = hex(data);
+    if (!((disc === clmmSwap && count >= 10) || (disc === clmmSwapV2 && count >= 13))) return undefined;
+    const [pool, inputVault, outputVault] = [key(2), key(5), key(6)];
+    if (!pool || !inputVault || !outputVault) return undefined;
+    const inMint = disc === clmmSwapV2 ? key(11) : mintOf(inputVault);
+    const outMint = disc === clmmSwapV2 ? key(12) : mintOf(outputVault);
+    if (!inMint || !outMint) return undefined;
+    return { address: pool, kind: "raydium-clmm", baseMint: inMint, quoteMint: outMint, related: { inputVault, outputVault } };
   },
   [METEORA_DLMM_PROGRAM_ADDRESS]: (data, key) => {
     if (!dlmmSwaps.has(hex(data))) return undefined;

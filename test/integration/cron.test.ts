@@ -54,6 +54,8 @@ describe("cron: pool registry from swaps seen on chain", () => {
     // And tokens quoted in USDC (not derived: config kinds are derived against wSOL) are priced from registered pools
     const usdcQuoted = manifest.tokens.filter((t) => t.tags.includes("usdc-quoted") && t.pools.some((p) => known.has(p.address)));
     expect(usdcQuoted.length).toBeGreaterThan(0);
+    // (CLMM pools are derived against wSOL only: a USDC-quoted one is priced only once the registry learns it)
+    expect(usdcQuoted.some((t) => t.pools.some((p) => p.kind === "raydium-clmm" && known.has(p.address))), "USDC-quoted CLMM pool learned").toBe(true);
     for (const token of usdcQuoted) {
       const priced = await getJson<{ pool: string; priceInUsd: string }>(`/api/v1/price?ca=${token.mint}`, { headers: { "x-api-key": key } });
       expect(priced.status, token.mint).toBe(200);

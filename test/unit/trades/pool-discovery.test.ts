@@ -10,7 +10,10 @@ function fixture(path: string): JsonTransaction & { meta: { postTokenBalances: {
 
 /** Independent check: a related vault's token balance entry names one of the pool's mints. */
 function vaultMints(tx: ReturnType<typeof fixture>, vault: string): string[] {
-  const index = tx.transaction.message.accountKeys.indexOf(vault);
+  // Keys as the transaction resolves them: static, then address-table loaded (writable, readonly).
+  const loaded = (tx.meta as { loadedAddresses?: { writable: string[]; readonly: string[] } }).loadedAddresses;
+  const keys = [...tx.transaction.message.accountKeys, ...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])];
+  const index = keys.indexOf(vault);
   return tx.meta.postTokenBalances.filter((b) => b.accountIndex === index).map((b) => b.mint);
 }
 
@@ -20,6 +23,8 @@ const cases = [
   { file: "raydium-amm-v4/txparser_swap_1.json", kind: "raydium-amm-v4", pool: "2mF8wbzawjPzDoCiGBqoinbaVxMJAwRm5wQ1dtgSLZdD", vaults: ["coinVault", "pcVault"] },
   { file: "pumpswap/vixen_4pCgZ28W_rpcjson.json", kind: "pumpswap", pool: "89aDWhVE39VYX8XCYT9PSNh7A7txWmkKLXZiSBs9D7ur", vaults: ["baseVault", "quoteVault"] },
   { file: "raydium-cpmm/vixen_4RoVbE9H_rpcjson.json", kind: "raydium-cpmm", pool: "HnrJu2mqgHKUhSmZRnwVPTPUW1GwCxbhggGmuF11oW8G", vaults: ["inVault", "outVault"] },
+  { file: "raydium-clmm/vixen_vRYNRDqs_rpcjson.json", kind: "raydium-clmm", pool: "CYbD9RaToYMtWKA7QZyoLahnHdWq553Vm62Lh6qWtuxq", vaults: ["inputVault", "outputVault"] },
+  { file: "raydium-clmm/vixen_nexzRp8Z_rpcjson.json", kind: "raydium-clmm", pool: "94KAY4LgDHjFggk4hL1QQZ4fMdfvQDsbdRk35iq1HJ9T", vaults: ["inputVault", "outputVault"] },
   { file: "meteora-dlmm/vixen_2DfsmTYv_rpcjson.json", kind: "meteora-dlmm", pool: "HTvjzsfX3yU6BUodCjZ5vZkUrAxMDTrBs3CJaq43ashR", vaults: ["reserveX", "reserveY"] },
   { file: "meteora-damm-v2/vixen_N2jtQtjj_rpcjson.json", kind: "meteora-damm-v2", pool: "CtNzfCHW6CPXD4d2C7K8PTJjUovK24UG8iJ1CEdGKH4J", vaults: ["vaultA", "vaultB"] },
 ] as const;
