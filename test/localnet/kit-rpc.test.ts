@@ -7,6 +7,7 @@ import {
   address,
   blockhash,
   createSolanaRpc,
+  devnet,
   getBase58Encoder,
   getArrayDecoder,
   getBase64Encoder,
@@ -14,6 +15,7 @@ import {
   getCompiledTransactionMessageDecoder,
   getStructDecoder,
   getU64Decoder,
+  lamports,
   getTransactionDecoder,
   signature,
   type Address,
@@ -405,6 +407,24 @@ const stakeHistoryDecoder = bincodeVec(
     ["deactivating", getU64Decoder()],
   ]),
 );
+
+describe("requestAirdrop (as solana-test-validator)", () => {
+  it("credits the lamports in the next produced slot; the signature goes processed → confirmed → finalized", async () => {
+    // kit declares requestAirdrop for test clusters only: the localnet is one.
+    const testRpc = createSolanaRpc(devnet(chain.net.rpcUrl));
+    const to = address("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM");
+    const before = (await rpc.getBalance(to, { commitment: "processed" }).send()).value;
+    const airdrop = await testRpc.requestAirdrop(to, lamports(1_500_000_000n)).send();
+    expect((await rpc.getSignatureStatuses([airdrop]).send()).value[0]).toBeNull();
+    await chain.net.advance(3); // seed 11 may skip a slot: the next produced one carries it
+    expect((await rpc.getBalance(to, { commitment: "processed" }).send()).value).toBe(before + 1_500_000_000n);
+    const status = (await rpc.getSignatureStatuses([airdrop]).send()).value[0]!;
+    expect(status).toMatchObject({ err: null, confirmationStatus: "confirmed" });
+    await chain.net.advance(40);
+    expect((await rpc.getSignatureStatuses([airdrop]).send()).value[0]).toMatchObject({ confirmations: null, confirmationStatus: "finalized" });
+    await expect(testRpc.requestAirdrop(address("11111111111111111111111111111111"), lamports(1n)).send()).resolves.toBeTypeOf("string");
+  });
+});
 
 describe("sysvars", () => {
   /** A sysvar's account at `commitment`, checked for owner, rent-exempt balance and size, with its bytes. */

@@ -5,8 +5,13 @@
  */
 import {
   Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
   Message,
   PublicKey,
+  SystemProgram,
+  Transaction,
+  sendAndConfirmTransaction,
   type ParsedAccountData,
   type ParsedInstruction,
 } from "@solana/web3.js";
@@ -177,5 +182,82 @@ describe("transactions and node", () => {
     const statuses = await connection.getSignatureStatuses([sig!.signature], { searchTransactionHistory: true });
     expect(statuses.value[0]).toMatchObject({ slot: sig!.slot, confirmations: null, err: null, confirmationStatus: "finalized" });
     expect((await connection.getEpochSchedule()).leaderScheduleSlotOffset).toBe(432_000);
+  });
+});
+
+describe("airdrop and System transfers (as solana-test-validator)", () => {
+  /** Slots keep coming while web3 waits for confirmations, as on a running validator. */
+  async function whileSlotsRun<T>(work: () => Promise<T>): Promise<T> {
+    let running = true;
+    const driver = (async () => {
+      while (running) {
+        await chain.net.advance(1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    try {
+      return await work();
+    } finally {
+      running = false;
+      await driver;
+    }
+  }
+
+  it("requestAirdrop credits the address in the next slot and its signature becomes confirmed", async () => {
+    const payer = Keypair.generate();
+    const signature = await connection.requestAirdrop(payer.publicKey, 2 * LAMPORTS_PER_SOL);
+    // Nothing yet: the airdrop lands in the next produced slot
+    expect((await connection.getSignatureStatus(signature)).value).toBeNull();
+    await whileSlotsRun(async () => {
+      const latest = await connection.getLatestBlockhash();
+      await connection.confirmTransaction({ signature, ...latest }, "confirmed");
+    });
+    expect(await connection.getBalance(payer.publicKey, "confirmed")).toBe(2 * LAMPORTS_PER_SOL);
+    const status = await connection.getSignatureStatus(signature);
+    expect(["confirmed", "finalized"]).toContain(status.value!.confirmationStatus);
+    const tx = await connection.getTransaction(signature, { commitment: "confirmed", maxSupportedTransactionVersion: 0 });
+    expect(tx!.transaction.message.staticAccountKeys[0]!.toBase58()).toBe(chain.net.ledger.faucet);
+    expect(tx!.meta!.err).toBeNull();
+  });
+
+  it("sendAndConfirmTransaction of a System Program transfer lands: balances, fee, status, transaction", async () => {
+    const payer = Keypair.generate();
+    const recipient = Keypair.generate();
+    const airdrop = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
+    const transfer = () => new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient.publicKey, lamports: 250_000_000 }));
+    const signature = await whileSlotsRun(async () => {
+      await connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) }, "confirmed");
+      return sendAndConfirmTransaction(connection, transfer(), [payer], { commitment: "confirmed" });
+    });
+    expect(await connection.getBalance(recipient.publicKey, "confirmed")).toBe(250_000_000);
+    expect(await connection.getBalance(payer.publicKey, "confirmed")).toBe(LAMPORTS_PER_SOL - 250_000_000 - 5000);
+    const tx = await connection.getParsedTransaction(signature, { commitment: "confirmed", maxSupportedTransactionVersion: 0 });
+    expect(tx!.meta).toMatchObject({ err: null, fee: 5000 });
+    expect(tx!.meta!.preBalances.slice(0, 2)).toEqual([LAMPORTS_PER_SOL, 0]);
+    expect(tx!.meta!.postBalances.slice(0, 2)).toEqual([LAMPORTS_PER_SOL - 250_005_000, 250_000_000]);
+    const ix = tx!.transaction.message.instructions[0] as ParsedInstruction;
+    expect(ix).toMatchObject({ program: "system", parsed: { type: "transfer", info: { lamports: 250_000_000 } } });
+    const sigs = await connection.getSignaturesForAddress(recipient.publicKey, undefined, "confirmed");
+    expect(sigs.map((s) => s.signature)).toEqual([signature]);
+  });
+
+  it("preflight refuses a transfer above the balance (-32002, the System Program's error) and a bad signature (-32003)", async () => {
+    const poor = Keypair.generate();
+    const airdrop = await connection.requestAirdrop(poor.publicKey, 1_000_000);
+    await whileSlotsRun(async () => connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) }, "confirmed"));
+    const { blockhash } = await connection.getLatestBlockhash("processed");
+    const tooMuch = new Transaction({ feePayer: poor.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: poor.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 2_000_000 }),
+    );
+    tooMuch.sign(poor);
+    const wire = tooMuch.serialize().toString("base64");
+    const refused = await raw("sendTransaction", [wire, { encoding: "base64", preflightCommitment: "processed" }]);
+    expect(refused.error).toMatchObject({ code: -32002, message: "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1" });
+    const simulated = await raw("simulateTransaction", [wire, { encoding: "base64", commitment: "processed" }]);
+    expect(simulated.result.value.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
+    const forged = Buffer.from(wire, "base64");
+    forged[1] = forged[1]! ^ 0xff; // first signature byte
+    const badSig = await raw("sendTransaction", [forged.toString("base64"), { encoding: "base64" }]);
+    expect(badSig.error).toEqual({ code: -32003, message: "Transaction signature verification failure" });
   });
 });

@@ -11,7 +11,8 @@
 import { AccountStore } from "./account-store.js";
 import { MAX_PROCESSING_AGE, RENT_EXEMPT_EPOCH, SLOTS_PER_EPOCH } from "./cluster-constants.js";
 import { SYSTEM_PROGRAM_ID } from "./program-ids.js";
-import { blockhashOf, genesisHashOf, identityOf, isSkippedSlot } from "./slot-schedule.js";
+import { blockhashOf, faucetOf, genesisHashOf, identityOf, isSkippedSlot } from "./slot-schedule.js";
+import { executeTransfers, type PendingTransaction } from "./system-transfers.js";
 import { emptySlotHashesData, sysvarAccounts, withSlotHash } from "./sysvars.js";
 import type { AccountState, Block, LedgerWriter, Pubkey, Reward, TxRecord, World } from "./types.js";
 
@@ -89,6 +90,8 @@ function lowerBound(items: number[], from: number, value: number): number {
 }
 
 const IDENTITY_GENESIS_LAMPORTS = 500_000_000_000n;
+/** The faucet's genesis balance: 500,000,000 SOL (solana-test-validator's default faucet). */
+const FAUCET_GENESIS_LAMPORTS = 500_000_000_000_000_000n;
 /** Bounds of the string intern table (dropped whole when full) and of the log lines worth sharing. */
 const MAX_INTERNED = 200_000;
 const MAX_INTERNED_LENGTH = 200;
@@ -124,7 +127,11 @@ export class Ledger {
   readonly seed: number;
   readonly genesisHash: string;
   readonly identity: Pubkey;
+  /** requestAirdrop's payer. */
+  readonly faucet: Pubkey;
   readonly finalityDepth: number;
+  /** Transactions accepted by sendTransaction / requestAirdrop, executed in the next produced slot. */
+  private pending: PendingTransaction[] = [];
   private readonly options: LedgerOptions;
   private readonly blocks = new Map<number, StoredBlock>();
   private readonly produced = new PrunableList();
@@ -146,12 +153,27 @@ export class Ledger {
     this.finalityDepth = options.finalityDepth;
     this.genesisHash = genesisHashOf(options.seed);
     this.identity = identityOf(options.seed);
+    this.faucet = faucetOf(options.seed);
+  }
+
+  /** Queues a transfer-only transaction for the next produced slot (a signature already seen is ignored). */
+  submit(tx: PendingTransaction): void {
+    const signature = tx.signatures[0]!;
+    if (this.signatureIndex.has(signature) || this.pending.some((p) => p.signatures[0] === signature)) return;
+    this.pending.push(tx);
   }
 
   /** Writes genesis accounts (the world's, then `extraAccounts`, which win) and block 0. */
   genesis(world: World, extraAccounts: Iterable<[Pubkey, AccountState]> = []): void {
     this.accounts.set(this.identity, 0, {
       lamports: IDENTITY_GENESIS_LAMPORTS,
+      owner: SYSTEM_PROGRAM_ID,
+      data: new Uint8Array(0),
+      executable: false,
+      rentEpoch: RENT_EXEMPT_EPOCH,
+    });
+    this.accounts.set(this.faucet, 0, {
+      lamports: FAUCET_GENESIS_LAMPORTS,
       owner: SYSTEM_PROGRAM_ID,
       data: new Uint8Array(0),
       executable: false,
@@ -300,6 +322,7 @@ export class Ledger {
       // A world bug must not stop the chain: the slot still gets an (empty) block.
       console.error(`[localnet] world.produceSlot(${slot}) failed:`, err);
     }
+    transactions = [...transactions, ...this.executePending(slot)];
     return {
       slot,
       parentSlot: parent.slot,
@@ -310,6 +333,18 @@ export class Ledger {
       transactions,
       rewards: this.collectFees(slot, transactions),
     };
+  }
+
+  /** Runs the queued submitted transactions at `slot`, after the world's; those that cannot pay their fee are dropped. */
+  private executePending(slot: number): TxRecord[] {
+    const out: TxRecord[] = [];
+    for (const tx of this.pending.splice(0)) {
+      const executed = executeTransfers(tx, (pubkey) => this.accounts.get(pubkey, slot));
+      if (!executed) continue;
+      for (const [pubkey, state] of executed.writes) this.accounts.set(pubkey, slot, state);
+      out.push(executed.record);
+    }
+    return out;
   }
 
   /** Clock and SlotHashes of the bank at `slot`; with `all`, Rent, EpochSchedule and StakeHistory too. */

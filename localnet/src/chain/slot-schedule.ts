@@ -43,3 +43,8 @@ export function identityOf(seed: number): string {
 export function voteAccountOf(seed: number): string {
   return encodeBase58(hash32(seed, "vote"));
 }
+
+/** The faucet requestAirdrop pays from (solana-test-validator's faucet keypair). */
+export function faucetOf(seed: number): string {
+  return encodeBase58(hash32(seed, "faucet"));
+}

@@ -106,3 +106,94 @@ export function readWireTransaction(bytes: Uint8Array): WireMessageSummary | und
   if (count === undefined || count > 0x7f) return undefined;
   return readWireMessage(bytes, 1 + count * 64);
 }
+
+/** A submitted transaction read whole: signatures, the message as the ledger stores it, and the signed message bytes. */
+export interface WireTransaction {
+  signatures: Uint8Array[];
+  version: "legacy" | 0;
+  message: {
+    header: { numRequiredSignatures: number; numReadonlySignedAccounts: number; numReadonlyUnsignedAccounts: number };
+    accountKeys: Uint8Array[];
+    recentBlockhash: Uint8Array;
+    instructions: { programIdIndex: number; accounts: number[]; data: Uint8Array }[];
+    /** v0 address-table lookups (the localnet has no tables: any lookup makes the transaction unsupported). */
+    lookups: number;
+  };
+  messageBytes: Uint8Array;
+}
+
+/** Reads a legacy or v0 wire transaction in full; undefined when the bytes are malformed or have trailing data. */
+export function readWireTransactionFull(bytes: Uint8Array): WireTransaction | undefined {
+  let at = 0;
+  const compactU16 = (): number | undefined => {
+    let value = 0;
+    for (let shift = 0; shift < 21; shift += 7) {
+      const byte = bytes[at++];
+      if (byte === undefined) return undefined;
+      value |= (byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+    return undefined;
+  };
+  const take = (n: number): Uint8Array | undefined => {
+    if (at + n > bytes.length) return undefined;
+    const out = bytes.subarray(at, at + n);
+    at += n;
+    return out;
+  };
+  const sigCount = compactU16();
+  if (sigCount === undefined) return undefined;
+  const signatures: Uint8Array[] = [];
+  for (let i = 0; i < sigCount; i++) {
+    const sig = take(64);
+    if (!sig) return undefined;
+    signatures.push(sig);
+  }
+  const messageStart = at;
+  let version: "legacy" | 0 = "legacy";
+  if ((bytes[at] ?? 0) & 0x80) {
+    if ((bytes[at]! & 0x7f) !== 0) return undefined;
+    version = 0;
+    at++;
+  }
+  const head = take(3);
+  const keyCount = compactU16();
+  if (!head || keyCount === undefined) return undefined;
+  const accountKeys: Uint8Array[] = [];
+  for (let i = 0; i < keyCount; i++) {
+    const key = take(32);
+    if (!key) return undefined;
+    accountKeys.push(key);
+  }
+  const recentBlockhash = take(32);
+  const ixCount = compactU16();
+  if (!recentBlockhash || ixCount === undefined) return undefined;
+  const instructions: WireTransaction["message"]["instructions"] = [];
+  for (let i = 0; i < ixCount; i++) {
+    const programIdIndex = take(1)?.[0];
+    const accountCount = compactU16();
+    if (programIdIndex === undefined || accountCount === undefined) return undefined;
+    const accounts = take(accountCount);
+    const dataLength = compactU16();
+    if (!accounts || dataLength === undefined) return undefined;
+    const data = take(dataLength);
+    if (!data) return undefined;
+    instructions.push({ programIdIndex, accounts: [...accounts], data: data.slice() });
+  }
+  let lookups = 0;
+  if (version === 0) {
+    const count = compactU16();
+    if (count === undefined) return undefined;
+    lookups = count;
+    for (let i = 0; i < count; i++) {
+      if (!take(32)) return undefined;
+      for (let j = 0; j < 2; j++) {
+        const n = compactU16();
+        if (n === undefined || !take(n)) return undefined;
+      }
+    }
+  }
+  if (at !== bytes.length) return undefined;
+  const header = { numRequiredSignatures: head[0]!, numReadonlySignedAccounts: head[1]!, numReadonlyUnsignedAccounts: head[2]! };
+  return { signatures, version, message: { header, accountKeys, recentBlockhash, instructions, lookups }, messageBytes: bytes.subarray(messageStart) };
+}

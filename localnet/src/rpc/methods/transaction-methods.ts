@@ -1,14 +1,18 @@
 /**
- * Transaction methods: getTransaction, getSignaturesForAddress, getSignatureStatuses, getFeeForMessage, and
- * sendTransaction / simulateTransaction. The localnet's transactions all come from its world, so submitted transactions
- * are decoded and checked like Agave's preflight does (blockhash, fee payer), then refused: never executed.
+ * Transaction methods: getTransaction, getSignaturesForAddress, getSignatureStatuses, getFeeForMessage, requestAirdrop,
+ * and sendTransaction / simulateTransaction. Submitted System Program transfers (with Compute Budget instructions) are
+ * checked like Agave's preflight (signatures, blockhash, a dry run) and executed in the next produced slot, as
+ * requestAirdrop's faucet transfer is; any other submitted transaction is decoded, checked and refused: never executed.
  */
 import { decodeBase58, encodeBase58 } from "../../chain/base58.js";
 import { LAMPORTS_PER_SIGNATURE } from "../../chain/cluster-constants.js";
 import { MEMO_PROGRAM_IDS } from "../../chain/program-ids.js";
 import type { TxRecord } from "../../chain/types.js";
 import { encodeTransactionWithMeta, TRANSACTION_ENCODINGS } from "../encoding/transaction-encoding.js";
-import { readWireMessage, readWireTransaction, type WireMessageSummary } from "../encoding/transaction-wire.js";
+import { readWireMessage, readWireTransaction, readWireTransactionFull, type WireMessageSummary, type WireTransaction } from "../encoding/transaction-wire.js";
+import { createPublicKey, randomBytes, verify } from "node:crypto";
+import { executeTransfers, transferPlan, type PendingTransaction } from "../../chain/system-transfers.js";
+import { SYSTEM_PROGRAM_ID } from "../../chain/program-ids.js";
 import type { MethodTable } from "../json-rpc.js";
 import {
   field,
@@ -25,7 +29,7 @@ import {
   verifySignature,
   verifyPubkey,
 } from "../params.js";
-import { invalidParams, sendTransactionPreflightFailure } from "../rpc-error.js";
+import { invalidParams, RpcError, sendTransactionPreflightFailure } from "../rpc-error.js";
 import { bankSlot, withContext, type RpcContext } from "../rpc-context.js";
 import { checkAtLeastConfirmed, readEncodingConfigWrapper } from "./transaction-config.js";
 
@@ -75,6 +79,36 @@ function decodeBase58Strict(text: string): Uint8Array {
   throw invalidParams(`invalid base58 encoding: InvalidCharacter { character: '${text[invalidAt]}', index: ${invalidAt} }`);
 }
 
+/** DER prefix of an Ed25519 SubjectPublicKeyInfo: node's crypto takes a raw 32-byte key after it. */
+const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+
+/** Agave's sigverify: one valid Ed25519 signature per required signer, over the message bytes. */
+function signaturesVerify(tx: WireTransaction): boolean {
+  const { header, accountKeys } = tx.message;
+  if (tx.signatures.length !== header.numRequiredSignatures || accountKeys.length < header.numRequiredSignatures) return false;
+  return tx.signatures.every((signature, i) => {
+    try {
+      const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, accountKeys[i]!]), format: "der", type: "spki" });
+      return verify(null, tx.messageBytes, key, signature);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** A decoded transaction in the ledger's form (base58 keys, signatures and blockhash). */
+function pendingOf(tx: WireTransaction): PendingTransaction {
+  const { header, accountKeys, recentBlockhash, instructions } = tx.message;
+  return {
+    signatures: tx.signatures.map(encodeBase58),
+    version: tx.version,
+    message: { header, accountKeys: accountKeys.map(encodeBase58), recentBlockhash: encodeBase58(recentBlockhash), instructions },
+  };
+}
+
+/** Agave JSON_RPC_SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE. */
+const signatureVerificationFailure = () => new RpcError(-32003, "Transaction signature verification failure");
+
 export function transactionMethods(ctx: RpcContext): MethodTable {
   const { ledger } = ctx;
 
@@ -94,7 +128,7 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
   function simulationValue(err: unknown) {
     return {
       err,
-      logs: ["localnet: submitted transactions are not executed"],
+      logs: ["localnet: only System Program transfers are executed"],
       accounts: null,
       unitsConsumed: 0,
       returnData: null,
@@ -114,9 +148,23 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
       throw invalidParams(`unsupported encoding: ${encoding}. Supported encodings: base58, base64`);
     }
     const type = "solana_transaction::versioned::VersionedTransaction";
-    const message = readWireTransaction(decodeWire(text, encoding, type));
+    const bytes = decodeWire(text, encoding, type);
+    const message = readWireTransaction(bytes);
     if (!message) throw invalidParams(`failed to deserialize ${type}: io error: unexpected end of file`);
-    return { message, config };
+    return { message, config, full: readWireTransactionFull(bytes) };
+  }
+
+  /**
+   * A submitted transaction the localnet can execute (System transfers, Compute Budget), with its dry run against the
+   * processed bank; undefined for anything else (refused as before: never executed).
+   */
+  function executable(full: WireTransaction | undefined) {
+    if (!full || full.message.lookups > 0) return undefined;
+    const pending = pendingOf(full);
+    const plan = transferPlan(pending.message);
+    if (!plan.ok || !plan.steps.some((step) => step !== null)) return undefined;
+    const slot = ledger.slotAt("processed");
+    return { pending, full, dryRun: executeTransfers(pending, (pubkey) => ledger.accounts.get(pubkey, slot)) };
   }
 
   return {
@@ -217,16 +265,77 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
     },
 
     sendTransaction(params) {
-      const { message } = submitted(params);
-      const { err, text } = preflight(message, false);
-      throw sendTransactionPreflightFailure(`Transaction simulation failed: ${text}`, simulationValue(err));
+      const { message, config, full } = submitted(params);
+      const run = executable(full);
+      if (!run) {
+        const { err, text } = preflight(message, false);
+        throw sendTransactionPreflightFailure(`Transaction simulation failed: ${text}`, simulationValue(err));
+      }
+      const skipPreflight = parse(() => field(config, "skipPreflight", readBool)) ?? false;
+      const signed = signaturesVerify(run.full);
+      // Without preflight a badly signed transaction is accepted and then lost (the leader's sigverify drops it).
+      if (skipPreflight && !signed) return run.pending.signatures[0];
+      if (!skipPreflight) {
+        if (!signed) throw signatureVerificationFailure();
+        const blockhashOk = ledger.isBlockhashValid(run.pending.message.recentBlockhash, ledger.slotAt("processed"));
+        if (!blockhashOk) throw sendTransactionPreflightFailure("Transaction simulation failed: Blockhash not found", simulationValue("BlockhashNotFound"));
+        const record = run.dryRun?.record;
+        if (!record) {
+          const text = "Attempt to debit an account but found no record of a prior credit.";
+          throw sendTransactionPreflightFailure(`Transaction simulation failed: ${text}`, simulationValue("AccountNotFound"));
+        }
+        if (record.meta.err !== null) {
+          const [index, detail] = (record.meta.err as { InstructionError: [number, unknown] }).InstructionError;
+          const why = detail === "MissingRequiredSignature" ? "missing required signature for instruction" : "custom program error: 0x1";
+          throw sendTransactionPreflightFailure(`Transaction simulation failed: Error processing Instruction ${index}: ${why}`, {
+            ...simulationValue(record.meta.err),
+            logs: record.meta.logMessages,
+            unitsConsumed: Number(record.meta.computeUnitsConsumed),
+          });
+        }
+      }
+      ledger.submit(run.pending);
+      return run.pending.signatures[0];
     },
 
     simulateTransaction(params) {
-      const { message, config } = submitted(params);
+      const { message, config, full } = submitted(params);
       const replace = parse(() => field(config, "replaceRecentBlockhash", readBool)) ?? false;
+      const slot = bankSlot(ctx, flattenedCommitment(config));
+      const run = executable(full);
       const { err } = preflight(message, replace);
-      return withContext(bankSlot(ctx, flattenedCommitment(config)), simulationValue(err));
+      if (run?.dryRun && err !== "BlockhashNotFound") {
+        const { meta } = run.dryRun.record;
+        return withContext(slot, { ...simulationValue(meta.err), logs: meta.logMessages, unitsConsumed: Number(meta.computeUnitsConsumed) });
+      }
+      return withContext(slot, simulationValue(err));
+    },
+
+    requestAirdrop(params) {
+      const [to, lamports] = parse(() => {
+        const p = positional(params, 2, 3);
+        const raw = readConfig(p[2], "RpcRequestAirdropConfig");
+        field(raw, "recentBlockhash", readString);
+        return [readString(p[0]), readUnsigned(p[1])] as const;
+      });
+      verifyPubkey(to);
+      // The faucet signs a System transfer (a random signature: its key is not on this machine), run in the next slot.
+      const data = new Uint8Array(12);
+      const view = new DataView(data.buffer);
+      view.setUint32(0, 2, true);
+      view.setBigUint64(4, BigInt(lamports), true);
+      const signature = encodeBase58(randomBytes(64));
+      ledger.submit({
+        signatures: [signature],
+        version: "legacy",
+        message: {
+          header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
+          accountKeys: [ledger.faucet, to, SYSTEM_PROGRAM_ID],
+          recentBlockhash: ledger.getBlock(ledger.slotAt("processed"))!.blockhash,
+          instructions: [{ programIdIndex: 2, accounts: [0, 1], data }],
+        },
+      });
+      return signature;
     },
   };
 }
