@@ -17,12 +17,16 @@ export interface IngestReport {
  * Cron step: read the blocks produced since the last run (at most `cronMaxBlocks`), find the pools swapped against
  * and upsert them into the registry. When far behind (mainnet produces ~150 slots a minute) it jumps to the recent
  * tip instead of crawling history: the registry wants pools that trade now, and `getProgramAccounts` covers the rest.
+ * It jumps there too when its cursor is ahead of the tip (a restarted chain).
  */
 export async function ingestRecentBlocks(db: D1Database, rpc: Upstream): Promise<IngestReport> {
   const { result: tip } = await rpc.call<number>("getSlot", [{ commitment: "confirmed" }], { idempotent: true });
   const row = await db.prepare("SELECT slot FROM ingest_cursor WHERE name = ?").bind(cursorName).first<{ slot: number }>();
   const behind = row ? tip - row.slot : Infinity;
-  const start = behind > limits.cronMaxLagSlots ? Math.max(0, tip - limits.cronMaxBlocks) : row!.slot + 1;
+  // A cursor ahead of the tip was written for another chain (a local chain restarted from slot 0 under `npm start`,
+  // whose D1 state persists) or by a node ahead of this one: without the jump nothing would be read until the tip passed it.
+  const jump = behind > limits.cronMaxLagSlots || behind < 0;
+  const start = jump ? Math.max(0, tip - limits.cronMaxBlocks) : row!.slot + 1;
   if (start > tip) return { fromSlot: start, toSlot: tip, blocks: 0, pools: 0 };
 
   const { result: slots } = await rpc.call<number[]>("getBlocks", [start, tip, { commitment: "confirmed" }], { idempotent: true });

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
-import { advance, poolsOfKind, upstreamRequests, world } from "../helpers/localnet";
+import { advance, chainRpc, poolsOfKind, upstreamRequests, world } from "../helpers/localnet";
 import type { WorldManifest } from "../../localnet/src/chain/types";
 import { ensureFreshOracle } from "../helpers/independent-price";
 
@@ -62,5 +62,18 @@ describe("cron: pool registry from swaps seen on chain", () => {
       expect(token.pools.map((p) => p.address)).toContain(priced.body.pool);
       expect(Number(priced.body.priceInUsd)).toBeGreaterThan(0);
     }
+  });
+
+  it("a cursor ahead of the chain's tip (a restarted local chain, D1 kept) jumps back to the recent tip instead of waiting", async () => {
+    // Given a cursor far beyond the tip, as a previous, longer-lived chain left it
+    await advance(5);
+    const tip = await chainRpc<number>("getSlot", [{ commitment: "confirmed" }]);
+    await env.DB.prepare("INSERT INTO ingest_cursor (name, slot) VALUES ('pools', ?) ON CONFLICT(name) DO UPDATE SET slot = excluded.slot").bind(tip + 10_000).run();
+    // When the cron runs
+    await runCron();
+    // Then it read recent blocks and the cursor is back within the chain
+    const cursor = await env.DB.prepare("SELECT slot FROM ingest_cursor WHERE name = 'pools'").first<{ slot: number }>();
+    expect(cursor!.slot).toBeGreaterThanOrEqual(tip - 1);
+    expect(cursor!.slot).toBeLessThan(tip + 100);
   });
 });
