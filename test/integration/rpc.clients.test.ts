@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { address, createSolanaRpc, type Address, type Rpc, type SolanaRpcApi } from "@solana/kit";
+import { address, createSolanaRpc, getBase58Encoder, type Address, type Rpc, type SolanaRpcApi } from "@solana/kit";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { base } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
@@ -101,6 +101,40 @@ describe("real clients through POST /rpc", () => {
       r.getProgramAccounts(address(tokenProgram), { encoding: "base64", commitment: "finalized", filters: [{ dataSize: 165n }, { memcmp: { offset: 32n, bytes: account as Address as never, encoding: "base58" } }] }).send(),
     );
 
+    // issue 9 §3: what clients need to finish a transaction
+    kit("getGenesisHash", (r) => r.getGenesisHash().send());
+    kit("getEpochSchedule", (r) => r.getEpochSchedule().send());
+    kit("getFirstAvailableBlock", (r) => r.getFirstAvailableBlock().send());
+    kit("getTransactionCount", (r) => r.getTransactionCount({ commitment: "finalized" }).send());
+    kit("getRecentPrioritizationFees", (r) => r.getRecentPrioritizationFees([address(account)]).send());
+    kit("getSupply", (r) => r.getSupply({ commitment: "finalized", excludeNonCirculatingAccountsList: true }).send());
+    kit("getSlotLeader", (r) => r.getSlotLeader({ commitment: "finalized" }).send());
+    kit("getSlotLeaders", (r) => r.getSlotLeaders(0n, 10).send());
+    kit("getIdentity", (r) => r.getIdentity().send());
+    kit("getInflationGovernor", (r) => r.getInflationGovernor().send());
+    kit("getInflationRate", (r) => r.getInflationRate().send());
+    kit("getStakeMinimumDelegation", (r) => r.getStakeMinimumDelegation({ commitment: "finalized" }).send());
+    kit("minimumLedgerSlot", (r) => r.minimumLedgerSlot().send());
+    kit("getMaxRetransmitSlot", (r) => r.getMaxRetransmitSlot().send());
+    kit("getMaxShredInsertSlot", (r) => r.getMaxShredInsertSlot().send());
+    kit("getRecentPerformanceSamples", (r) => r.getRecentPerformanceSamples(5).send());
+    kit("getLeaderSchedule (another identity)", (r) => r.getLeaderSchedule(null, { identity: address(account) }).send());
+    kit("getVoteAccounts", (r) => r.getVoteAccounts({ commitment: "finalized" }).send());
+    kit("getHighestSnapshotSlot (the node's -32008)", (r) => r.getHighestSnapshotSlot().send().catch((e: { context?: { __code?: number } }) => e.context?.__code));
+    kit("getAccountInfo of the Clock sysvar", (r) => r.getAccountInfo(address("SysvarC1ock11111111111111111111111111111111"), { encoding: "base64", commitment: "finalized" }).send());
+
+    it("getSignatureStatuses, isBlockhashValid, getFeeForMessage (a finalized transaction and blockhash)", async () => {
+      const signatures = await chainRpc<{ signature: string }[]>("getSignaturesForAddress", [account, { limit: 1, commitment: "finalized" }]);
+      const signature = signatures[0]!.signature as never;
+      const statuses = await sameThroughWorker((target) => rpc[target].getSignatureStatuses([signature], { searchTransactionHistory: true }).send());
+      expect(statuses.value[0]).toMatchObject({ confirmationStatus: "finalized" });
+      const { value: latest } = await rpc.node.getLatestBlockhash({ commitment: "finalized" }).send();
+      expect((await sameThroughWorker((target) => rpc[target].isBlockhashValid(latest.blockhash, { commitment: "finalized" }).send())).value).toBe(true);
+      const message = new Uint8Array([1, 0, 1, 2, ...new Uint8Array(32).fill(7), ...new Uint8Array(32), ...getBase58Encoder().encode(latest.blockhash), 0]);
+      const fee = await sameThroughWorker((target) => rpc[target].getFeeForMessage(btoa(String.fromCharCode(...message)) as never, { commitment: "finalized" }).send());
+      expect(fee.value).toBe(5000n);
+    });
+
     it("getTransaction (a transaction from a finalized block)", async () => {
       const signatures = await chainRpc<{ signature: string }[]>("getSignaturesForAddress", [account, { limit: 1, commitment: "finalized" }]);
       const signature = signatures[0]?.signature;
@@ -137,6 +171,27 @@ describe("real clients through POST /rpc", () => {
     web3("getTokenAccountsByDelegate form (b)", (c) => raw(c, "getTokenAccountsByDelegate", [delegate, { programId: tokenProgram }, { encoding: "jsonParsed", commitment: "finalized" }]));
     web3("getClusterNodes", (c) => c.getClusterNodes());
     web3("getLatestBlockhash", (c) => c.getLatestBlockhash("finalized"));
+    web3("getSignatureStatuses", async (c) => {
+      const [latest] = await connection.node.getSignaturesForAddress(new PublicKey(account), { limit: 1 }, "finalized");
+      return c.getSignatureStatuses([latest!.signature], { searchTransactionHistory: true });
+    });
+    web3("getGenesisHash", (c) => c.getGenesisHash());
+    web3("getEpochSchedule", (c) => c.getEpochSchedule());
+    web3("getFirstAvailableBlock", (c) => c.getFirstAvailableBlock());
+    web3("getTransactionCount", (c) => c.getTransactionCount("finalized"));
+    web3("getRecentPrioritizationFees", (c) => c.getRecentPrioritizationFees({ lockedWritableAccounts: [new PublicKey(account)] }));
+    web3("isBlockhashValid", async (c) => c.isBlockhashValid((await connection.node.getLatestBlockhash("finalized")).blockhash, { commitment: "finalized" }));
+    web3("getSupply", (c) => c.getSupply({ commitment: "finalized", excludeNonCirculatingAccountsList: true }));
+    web3("getSlotLeader", (c) => c.getSlotLeader("finalized"));
+    web3("getSlotLeaders", (c) => c.getSlotLeaders(0, 10));
+    web3("getIdentity", (c) => raw(c, "getIdentity", []));
+    web3("getInflationGovernor", (c) => c.getInflationGovernor("finalized"));
+    web3("getInflationRate", (c) => c.getInflationRate());
+    web3("getStakeMinimumDelegation", (c) => c.getStakeMinimumDelegation({ commitment: "finalized" }));
+    web3("getMinimumLedgerSlot", (c) => c.getMinimumLedgerSlot());
+    web3("getMaxRetransmitSlot / getMaxShredInsertSlot", async (c) => [await raw(c, "getMaxRetransmitSlot", []), await raw(c, "getMaxShredInsertSlot", [])]);
+    web3("getRecentPerformanceSamples", (c) => c.getRecentPerformanceSamples(5));
+    web3("getVoteAccounts", (c) => c.getVoteAccounts("finalized"));
     web3("getParsedTokenAccountsByOwner", (c) => c.getParsedTokenAccountsByOwner(new PublicKey(account), { programId: new PublicKey(tokenProgram) }, "finalized"));
 
     it("getTokenAccountsByDelegate form (a): what form (b) returns for both token programs", async () => {
