@@ -132,6 +132,26 @@ describe("parameter errors", () => {
     });
   });
 
+  it("issue 9 §3 caps at N and N+1 with the worker's texts; lists are counted before any item is decoded", async () => {
+    const sig = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+    const invalid = (message: string) => ({ code: -32602, message });
+    expect((await call(url, "getSignatureStatuses", [Array(256).fill(sig)])).result.value).toHaveLength(256);
+    expect((await call(url, "getSignatureStatuses", [Array(257).fill(sig)])).error).toEqual(invalid("Too many inputs provided; max 256"));
+    expect((await call(url, "getSignatureStatuses", [[...Array(256).fill(sig), "abc"]])).error).toEqual(invalid("Too many inputs provided; max 256"));
+    expect((await call(url, "getSignatureStatuses", [[sig, "abc"]])).error).toEqual(invalid("Invalid param: WrongSize"));
+    const key = chain.world.keys.alice;
+    expect((await call(url, "getRecentPrioritizationFees", [Array(128).fill(key)])).result.length).toBeGreaterThan(0);
+    expect((await call(url, "getRecentPrioritizationFees", [Array(129).fill(key)])).error).toEqual(invalid("Too many inputs provided; max 128"));
+    expect((await call(url, "getSlotLeaders", [0, 5000])).result).toHaveLength(5000);
+    expect((await call(url, "getSlotLeaders", [0, 5001])).error).toEqual(invalid("Invalid limit; max 5000"));
+    expect((await call(url, "getRecentPerformanceSamples", [720])).result.length).toBeGreaterThan(0);
+    expect((await call(url, "getRecentPerformanceSamples", [721])).error).toEqual(invalid("Invalid limit; max 720"));
+    expect((await call(url, "isBlockhashValid", ["abc"])).error).toEqual(invalid("Invalid param: WrongSize"));
+    expect((await call(url, "getLeaderSchedule", [null, { identity: "So111" }])).error).toEqual(invalid("Invalid param: WrongSize"));
+    expect((await call(url, "getVoteAccounts", [{ votePubkey: "0OIl" + key.slice(4) }])).error).toEqual(invalid("Invalid param: Invalid"));
+    expect((await call(url, "getHighestSnapshotSlot", [])).error).toEqual({ code: -32008, message: "No snapshot" });
+  });
+
   it("token methods name what is wrong with the account", async () => {
     expect((await call(url, "getTokenSupply", [chain.world.keys.alice])).error?.message).toBe("Invalid param: not a Token mint");
     expect((await call(url, "getTokenSupply", ["11111111111111111111111111111112"])).error?.message).toBe("Invalid param: could not find account");
