@@ -232,9 +232,11 @@ describe("airdrop and System transfers (as solana-test-validator)", () => {
     expect(await connection.getBalance(recipient.publicKey, "confirmed")).toBe(250_000_000);
     expect(await connection.getBalance(payer.publicKey, "confirmed")).toBe(LAMPORTS_PER_SOL - 250_000_000 - 5000);
     const tx = await connection.getParsedTransaction(signature, { commitment: "confirmed", maxSupportedTransactionVersion: 0 });
-    expect(tx!.meta).toMatchObject({ err: null, fee: 5000 });
-    expect(tx!.meta!.preBalances.slice(0, 2)).toEqual([LAMPORTS_PER_SOL, 0]);
-    expect(tx!.meta!.postBalances.slice(0, 2)).toEqual([LAMPORTS_PER_SOL - 250_005_000, 250_000_000]);
+    // The System Program's account holds 1 lamport, as on a validator
+    expect(tx!.meta).toMatchObject({ err: null, fee: 5000, preBalances: [LAMPORTS_PER_SOL, 0, 1], postBalances: [LAMPORTS_PER_SOL - 250_005_000, 250_000_000, 1] });
+    const system = await connection.getAccountInfo(SystemProgram.programId);
+    expect(system).toMatchObject({ lamports: 1, executable: true, data: Buffer.from("system_program") });
+    expect(system!.owner.toBase58()).toBe("NativeLoader1111111111111111111111111111111");
     const ix = tx!.transaction.message.instructions[0] as ParsedInstruction;
     expect(ix).toMatchObject({ program: "system", parsed: { type: "transfer", info: { lamports: 250_000_000 } } });
     const sigs = await connection.getSignaturesForAddress(recipient.publicKey, undefined, "confirmed");

@@ -12,7 +12,10 @@ import { AccountStore } from "./account-store.js";
 import { MAX_PROCESSING_AGE, RENT_EXEMPT_EPOCH, SLOTS_PER_EPOCH } from "./cluster-constants.js";
 import { SYSTEM_PROGRAM_ID } from "./program-ids.js";
 import { blockhashOf, faucetOf, genesisHashOf, identityOf, isSkippedSlot } from "./slot-schedule.js";
-import { executeTransfers, type PendingTransaction } from "./system-transfers.js";
+import { COMPUTE_BUDGET_PROGRAM_ID, executeTransfers, type PendingTransaction } from "./system-transfers.js";
+
+/** Owner of builtin program accounts. */
+const NATIVE_LOADER_ID = "NativeLoader1111111111111111111111111111111";
 import { emptySlotHashesData, sysvarAccounts, withSlotHash } from "./sysvars.js";
 import type { AccountState, Block, LedgerWriter, Pubkey, Reward, TxRecord, World } from "./types.js";
 
@@ -179,6 +182,10 @@ export class Ledger {
       executable: false,
       rentEpoch: RENT_EXEMPT_EPOCH,
     });
+    // Builtin program accounts the localnet's transfers use, as on a validator: 1 lamport, executable, the program's name.
+    for (const [program, name] of [[SYSTEM_PROGRAM_ID, "system_program"], [COMPUTE_BUDGET_PROGRAM_ID, "compute_budget_program"]] as const) {
+      this.accounts.set(program, 0, { lamports: 1n, owner: NATIVE_LOADER_ID, data: new TextEncoder().encode(name), executable: true, rentEpoch: RENT_EXEMPT_EPOCH });
+    }
     this.epochStartTimestamp = this.options.genesisTime;
     this.writeSysvars(0, this.options.genesisTime, true);
     world.genesis(this.writerFor(0, this.genesisHash));
