@@ -6,12 +6,14 @@
  *   call) that produces no answer at all produces no body;
  * - unknown methods are -32601; method errors keep their own code, message and data.
  */
-import { stringifyJson } from "./json-serialize.js";
+import { parseJsonExact } from "./exact-json.js";
+import { stringifyJson, u64 } from "./json-serialize.js";
 import { internalError, invalidRequest, methodNotFound, parseError, RpcError } from "./rpc-error.js";
 
 export type MethodTable = Record<string, (params: unknown) => unknown>;
 
-type Id = number | string | null;
+/** jsonrpc-core's Id: a u64 (a bigint above 2^53, echoed exactly), a string or null. */
+type Id = number | bigint | string | null;
 
 interface Call {
   kind: "call";
@@ -37,7 +39,12 @@ export interface ParsedBody {
 const CALL_FIELDS = new Set(["jsonrpc", "id", "method", "params"]);
 
 function isId(value: unknown): value is Id {
-  return value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+  return (
+    value === null ||
+    typeof value === "string" ||
+    (typeof value === "number" && Number.isFinite(value)) ||
+    (typeof value === "bigint" && value >= 0n)
+  );
 }
 
 function readCall(value: unknown): Call | InvalidCall {
@@ -56,7 +63,7 @@ function readCall(value: unknown): Call | InvalidCall {
 export function parseRpcBody(body: string): ParsedBody | undefined {
   let json: unknown;
   try {
-    json = JSON.parse(body);
+    json = parseJsonExact(body);
   } catch {
     return undefined;
   }
@@ -89,7 +96,7 @@ function envelope(hasVersion: boolean, id: Id, outcome: { result: unknown } | { 
     const { code, message, data } = outcome.error;
     out.error = data === undefined ? { code, message } : { code, message, data };
   }
-  out.id = id;
+  out.id = typeof id === "bigint" ? u64(id) : id;
   return out;
 }
 

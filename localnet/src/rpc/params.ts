@@ -22,6 +22,7 @@ function unexpected(value: unknown): string {
   if (value === null || value === undefined) return "unit value";
   if (typeof value === "boolean") return `boolean \`${value}\``;
   if (typeof value === "number") return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
+  if (typeof value === "bigint") return `integer \`${value}\``;
   if (typeof value === "string") return `string ${JSON.stringify(value)}`;
   return Array.isArray(value) ? "sequence" : "map";
 }
@@ -73,12 +74,27 @@ export function readBool(value: unknown): boolean {
   return value;
 }
 
-/** u64 / usize / u8: serde rejects negatives as "invalid value" and fractions as "invalid type". */
-export function readUnsigned(value: unknown, type: "u64" | "usize" | "u8" = "u64"): number {
+/**
+ * u64 / usize / u8, exactly: serde rejects negatives as "invalid value" and fractions as "invalid type". Integers beyond
+ * 2^53 arrive as bigint (see exact-json.ts) and stay bigint, so errors can echo their exact digits.
+ */
+export function readUnsignedExact(value: unknown, type: "u64" | "usize" | "u8" = "u64"): number | bigint {
+  if (typeof value === "bigint") {
+    if (value < 0n || value > (type === "u8" ? 255n : 2n ** 64n - 1n)) throw new SerdeError(`invalid value: integer \`${value}\`, expected ${type}`);
+    return value;
+  }
   if (typeof value !== "number" || !Number.isInteger(value)) throw invalidType(value, type);
   const max = type === "u8" ? 255 : 2 ** 64 - 1;
   if (value < 0 || value > max) throw new SerdeError(`invalid value: integer \`${value}\`, expected ${type}`);
   return value;
+}
+
+/**
+ * u64 / usize / u8 as a number. A value beyond 2^53 is rounded, which only matters where it is echoed (use
+ * readUnsignedExact there): every such slot, limit or amount is beyond anything the localnet holds.
+ */
+export function readUnsigned(value: unknown, type: "u64" | "usize" | "u8" = "u64"): number {
+  return Number(readUnsignedExact(value, type));
 }
 
 export function readStringArray(value: unknown): string[] {

@@ -18,11 +18,11 @@ export const methodNotFound = () => new RpcError(-32601, "Method not found");
 export const invalidParams = (message: string, data?: unknown) => new RpcError(-32602, message, data);
 export const internalError = () => new RpcError(-32603, "Internal error");
 
-export const blockCleanedUp = (slot: number, firstAvailableBlock: number) =>
+export const blockCleanedUp = (slot: number | bigint, firstAvailableBlock: number) =>
   new RpcError(-32001, `Block ${slot} cleaned up, does not exist on node. First available block: ${firstAvailableBlock}`);
 export const sendTransactionPreflightFailure = (message: string, data: unknown) => new RpcError(-32002, message, data);
-export const blockNotAvailable = (slot: number) => new RpcError(-32004, `Block not available for slot ${slot}`);
-export const longTermStorageSlotSkipped = (slot: number) =>
+export const blockNotAvailable = (slot: number | bigint) => new RpcError(-32004, `Block not available for slot ${slot}`);
+export const longTermStorageSlotSkipped = (slot: number | bigint) =>
   new RpcError(-32009, `Slot ${slot} was skipped, or missing in long-term storage`);
 export const unsupportedTransactionVersion = (version: number) =>
   new RpcError(

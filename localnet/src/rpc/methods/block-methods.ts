@@ -22,6 +22,7 @@ import {
   readString,
   readStruct,
   readUnsigned,
+  readUnsignedExact,
   verifyPubkey,
 } from "../params.js";
 import { blockCleanedUp, blockNotAvailable, invalidParams, longTermStorageSlotSkipped } from "../rpc-error.js";
@@ -69,8 +70,10 @@ export function blockMethods(ctx: RpcContext): MethodTable {
     throw blockCleanedUp(slot, ledger.firstAvailableBlock);
   }
 
-  /** The block at `slot` as seen with `commitment`, or the error Agave gives. */
-  function committedBlock(slot: number, commitment: Commitment): Block {
+  /** The block at `slot` as seen with `commitment`, or the error Agave gives (a bigint slot is beyond every bank). */
+  function committedBlock(exact: number | bigint, commitment: Commitment): Block {
+    if (typeof exact === "bigint") throw blockNotAvailable(exact);
+    const slot = exact;
     if (slot <= ledger.slotAt("finalized")) return ledger.getBlock(slot) ?? missingRootedBlock(slot);
     const block = commitment === "confirmed" && slot <= ledger.slotAt("confirmed") ? ledger.getBlock(slot) : undefined;
     if (!block) throw blockNotAvailable(slot);
@@ -81,7 +84,7 @@ export function blockMethods(ctx: RpcContext): MethodTable {
     getBlock(params) {
       const [slot, config] = parse(() => {
         const p = positional(params, 1, 2);
-        return [readUnsigned(p[0]), readEncodingConfigWrapper(p[1])] as const;
+        return [readUnsignedExact(p[0]), readEncodingConfigWrapper(p[1])] as const;
       });
       checkAtLeastConfirmed(config.commitment);
       const block = committedBlock(slot, config.commitment);
@@ -99,7 +102,7 @@ export function blockMethods(ctx: RpcContext): MethodTable {
         const p = positional(params, 1, 3);
         // RpcBlocksConfigWrapper: the second param is either the end slot or the config.
         const second = p[1];
-        const endSlot = typeof second === "number" ? readUnsigned(second) : undefined;
+        const endSlot = typeof second === "number" || typeof second === "bigint" ? readUnsigned(second) : undefined;
         const inline = typeof second === "object" && second !== null ? second : undefined;
         if (second !== undefined && second !== null && endSlot === undefined && inline === undefined) {
           throw invalidParams("Invalid params: data did not match any variant of untagged enum RpcBlocksConfigWrapper.");
@@ -126,7 +129,10 @@ export function blockMethods(ctx: RpcContext): MethodTable {
     },
 
     getBlockTime(params) {
-      const [slot] = parse(() => exactTuple(params, 1).map((v) => readUnsigned(v)));
+      const [exact] = parse(() => exactTuple(params, 1).map((v) => readUnsignedExact(v)));
+      // Beyond 2^53 is beyond every bank: Agave's BlockNotAvailable, echoing the exact digits.
+      if (typeof exact === "bigint") throw blockNotAvailable(exact);
+      const slot = exact;
       if (slot! <= ledger.slotAt("finalized")) return (ledger.getBlock(slot!) ?? missingRootedBlock(slot!)).blockTime;
       const block = slot! <= ledger.slotAt("processed") ? ledger.getBlock(slot!) : undefined;
       if (!block) throw blockNotAvailable(slot!);

@@ -115,7 +115,7 @@ export function validatorMethods(ctx: RpcContext): MethodTable {
         const p = positional(params, 0, 2);
         // RpcLeaderScheduleConfigWrapper: the first param is a slot or (without one) the config; the second config wins.
         const first = p[0];
-        const slot = typeof first === "number" ? readUnsigned(first) : undefined;
+        const slot = typeof first === "number" || typeof first === "bigint" ? readUnsigned(first) : undefined;
         const inline = typeof first === "object" && first !== null ? first : undefined;
         if (first !== undefined && first !== null && slot === undefined && inline === undefined) {
           throw invalidParams("Invalid params: data did not match any variant of untagged enum RpcLeaderScheduleConfigWrapper.");

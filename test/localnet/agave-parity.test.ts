@@ -1,0 +1,52 @@
+/**
+ * Issue 9 §4: places where the localnet answered differently from Agave: exact u64 request integers, getSlotLeaders
+ * without a leader schedule, minContextSlot on simulate/send, preflight logs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseJsonExact } from "../../localnet/src/rpc/exact-json.js";
+import { postRpc, startTinyChain, type TinyChain } from "./helpers/local-chain.js";
+
+let chain: TinyChain;
+let url: string;
+
+beforeAll(async () => {
+  chain = await startTinyChain();
+  await chain.net.advance(100);
+  url = chain.net.rpcUrl;
+});
+
+afterAll(() => chain.net.close());
+
+const raw = async (body: string) => (await postRpc(url, body)).json as { error?: { code: number; message: string; data?: unknown }; result?: unknown; id?: unknown };
+
+describe("request integers are read exactly (serde_json u64/i64)", () => {
+  it("parseJsonExact turns unsafe integer literals into bigint, leaving strings, fractions and safe integers alone", () => {
+    expect(parseJsonExact('[9223372036854775807, "9223372036854775807", 1.5, 5, -9223372036854775808, 1e300]')).toEqual([
+      9223372036854775807n,
+      "9223372036854775807",
+      1.5,
+      5,
+      -9223372036854775808n,
+      1e300,
+    ]);
+    expect(parseJsonExact('{"a":"x\\"12345678901234567890","b":[18446744073709551615]}')).toEqual({ a: 'x"12345678901234567890', b: [18446744073709551615n] });
+    // Beyond u64 serde_json reads a double, as JSON.parse does.
+    expect(parseJsonExact("[18446744073709551616]")).toEqual([18446744073709551616]);
+    expect(() => parseJsonExact("{12345678901234567890: 1}")).toThrow();
+  });
+
+  it("getBlockTime and getBlock echo the exact slot in Agave's BlockNotAvailable", async () => {
+    const body = (method: string) => `{"jsonrpc":"2.0","id":1,"method":"${method}","params":[9223372036854775807]}`;
+    expect((await raw(body("getBlockTime"))).error).toEqual({ code: -32004, message: "Block not available for slot 9223372036854775807" });
+    expect((await raw(body("getBlock"))).error).toEqual({ code: -32004, message: "Block not available for slot 9223372036854775807" });
+  });
+
+  it("a negative i64 is serde's invalid value with its exact digits; a u64 id is echoed exactly", async () => {
+    expect((await raw('{"jsonrpc":"2.0","id":1,"method":"getBlockTime","params":[-9223372036854775807]}')).error).toEqual({
+      code: -32602,
+      message: "Invalid params: invalid value: integer `-9223372036854775807`, expected u64.",
+    });
+    const reply = await postRpc(url, '{"jsonrpc":"2.0","id":18446744073709551615,"method":"getHealth"}');
+    expect(reply.text).toBe('{"jsonrpc":"2.0","result":"ok","id":18446744073709551615}');
+  });
+});
