@@ -50,3 +50,18 @@ describe("request integers are read exactly (serde_json u64/i64)", () => {
     expect(reply.text).toBe('{"jsonrpc":"2.0","result":"ok","id":18446744073709551615}');
   });
 });
+
+describe("getSlotLeaders needs a leader schedule for every epoch it spans", () => {
+  it("answers up to the next epoch and refuses later ones with Agave's -32602", async () => {
+    // Given a chain in epoch 0 (schedules known for epochs 0 and 1)
+    const identity = chain.net.ledger.identity;
+    const leaders = async (start: string, limit: number) => raw(`{"jsonrpc":"2.0","id":1,"method":"getSlotLeaders","params":[${start},${limit}]}`);
+    expect((await leaders("863999", 1)).result).toEqual([identity]);
+    expect((await leaders("864000", 0)).result).toEqual([]);
+    // Then a range reaching epoch 2 is refused, naming the first epoch without a schedule
+    const unavailable = (epoch: string) => ({ code: -32602, message: `Invalid slot range: leader schedule for epoch ${epoch} is unavailable` });
+    expect((await leaders("863999", 2)).error).toEqual(unavailable("2"));
+    expect((await leaders("864000", 1)).error).toEqual(unavailable("2"));
+    expect((await leaders("9223372036854775807", 1)).error).toEqual(unavailable(String(9223372036854775807n / 432000n)));
+  });
+});

@@ -20,6 +20,7 @@ import {
   readString,
   readStringArray,
   readUnsigned,
+  readUnsignedExact,
   verifyPubkey,
 } from "../params.js";
 import { invalidParams, invalidRequest } from "../rpc-error.js";
@@ -50,11 +51,23 @@ export function clusterMethods(ctx: RpcContext): MethodTable {
     },
 
     getSlotLeaders(params) {
-      const [, limit] = parse(() => {
-        const [start, count] = exactTuple(params, 2);
-        return [readUnsigned(start), readUnsigned(count)] as const;
+      const [start, limit] = parse(() => {
+        const [first, count] = exactTuple(params, 2);
+        return [readUnsignedExact(first), readUnsigned(count)] as const;
       });
       if (limit > MAX_GET_SLOT_LEADERS) throw invalidParams(`Invalid limit; max ${MAX_GET_SLOT_LEADERS}`);
+      // As Agave, epoch by epoch from the start slot's: the leader schedule cache knows epochs up to the finalized bank's
+      // leader-schedule epoch (the next one), so a range reaching past it is refused with the first epoch it lacks.
+      if (limit > 0) {
+        const perEpoch = BigInt(SLOTS_PER_EPOCH);
+        const lastKnown = BigInt(Math.floor(ledger.slotAt("finalized") / SLOTS_PER_EPOCH) + 1);
+        const firstEpoch = BigInt(start) / perEpoch;
+        const lastEpoch = (BigInt(start) + BigInt(limit) - 1n) / perEpoch;
+        if (lastEpoch > lastKnown) {
+          const missing = firstEpoch > lastKnown ? firstEpoch : lastKnown + 1n;
+          throw invalidParams(`Invalid slot range: leader schedule for epoch ${missing} is unavailable`);
+        }
+      }
       return new Array<string>(limit).fill(ledger.identity);
     },
 
