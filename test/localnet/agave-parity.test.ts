@@ -65,3 +65,40 @@ describe("getSlotLeaders needs a leader schedule for every epoch it spans", () =
     expect((await leaders("9223372036854775807", 1)).error).toEqual(unavailable(String(9223372036854775807n / 432000n)));
   });
 });
+
+describe("sendTransaction / simulateTransaction", () => {
+  // One signature, header 1/0/0, one key, a blockhash the chain never made, no instructions.
+  const wire = Buffer.from(new Uint8Array([1, ...new Uint8Array(64), 1, 0, 0, 1, ...new Uint8Array(32).fill(7), ...new Uint8Array(32), 0])).toString("base64");
+  const rpc = async (method: string, config: Record<string, unknown>) =>
+    (await postRpc(url, { jsonrpc: "2.0", id: 1, method, params: [wire, { encoding: "base64", ...config }] })).json as {
+      error?: { code: number; message: string; data?: unknown };
+      result?: { context: { slot: number }; value: Record<string, unknown> };
+    };
+
+  it("check minContextSlot against the bank they would use (-32016 with its slot)", async () => {
+    const { processed, finalized } = chain.net.ledger.commitments;
+    expect((await rpc("simulateTransaction", { commitment: "processed", minContextSlot: processed + 1 })).error).toEqual({
+      code: -32016,
+      message: "Minimum context slot has not been reached",
+      data: { contextSlot: processed },
+    });
+    // sendTransaction: the preflight commitment's bank (finalized by default), the processed one when preflight is skipped
+    expect((await rpc("sendTransaction", { minContextSlot: finalized + 1 })).error).toEqual({
+      code: -32016,
+      message: "Minimum context slot has not been reached",
+      data: { contextSlot: finalized },
+    });
+    expect((await rpc("sendTransaction", { skipPreflight: true, minContextSlot: processed + 1 })).error).toMatchObject({ code: -32016, data: { contextSlot: processed } });
+    // Reached: the request goes on to its usual answer
+    expect((await rpc("simulateTransaction", { commitment: "processed", minContextSlot: processed })).result!.context.slot).toBe(processed);
+    expect((await rpc("sendTransaction", { preflightCommitment: "processed", minContextSlot: processed })).error).toMatchObject({ code: -32002 });
+  });
+
+  it("a failure before execution (blockhash not found) carries no logs, as on Agave", async () => {
+    const sent = await rpc("sendTransaction", {});
+    expect(sent.error).toMatchObject({ code: -32002, message: "Transaction simulation failed: Blockhash not found" });
+    expect(sent.error!.data).toMatchObject({ err: "BlockhashNotFound", logs: [], unitsConsumed: 0 });
+    const simulated = await rpc("simulateTransaction", {});
+    expect(simulated.result!.value).toMatchObject({ err: "BlockhashNotFound", logs: [], unitsConsumed: 0 });
+  });
+});

@@ -125,10 +125,16 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
     return { err: { InstructionError: [0, "UnsupportedProgramId"] }, text: "Error processing Instruction 0: Unsupported program id" };
   }
 
+  /**
+   * A simulation result for a transaction that did not run. Failures before execution (BlockhashNotFound,
+   * AccountNotFound for the fee payer) carry no logs, as on Agave; the localnet's refusal of an instruction it does not
+   * execute says why in its one log line.
+   */
   function simulationValue(err: unknown) {
+    const refused = typeof err === "object" && err !== null && "InstructionError" in err;
     return {
       err,
-      logs: ["localnet: only System Program transfers are executed"],
+      logs: refused ? ["localnet: only System Program transfers are executed"] : [],
       accounts: null,
       unitsConsumed: 0,
       returnData: null,
@@ -266,12 +272,16 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
 
     sendTransaction(params) {
       const { message, config, full } = submitted(params);
+      const skipPreflight = parse(() => field(config, "skipPreflight", readBool)) ?? false;
+      // Agave picks the preflight bank (processed when preflight is skipped) with minContextSlot before anything else.
+      const minContextSlot = parse(() => field(config, "minContextSlot", readUnsigned));
+      const preflightCommitment = skipPreflight ? "processed" : flattenedCommitment({ commitment: config.preflightCommitment });
+      bankSlot(ctx, preflightCommitment, minContextSlot);
       const run = executable(full);
       if (!run) {
         const { err, text } = preflight(message, false);
         throw sendTransactionPreflightFailure(`Transaction simulation failed: ${text}`, simulationValue(err));
       }
-      const skipPreflight = parse(() => field(config, "skipPreflight", readBool)) ?? false;
       const signed = signaturesVerify(run.full);
       // Without preflight a badly signed transaction is accepted and then lost (the leader's sigverify drops it).
       if (skipPreflight && !signed) return run.pending.signatures[0];
@@ -301,7 +311,7 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
     simulateTransaction(params) {
       const { message, config, full } = submitted(params);
       const replace = parse(() => field(config, "replaceRecentBlockhash", readBool)) ?? false;
-      const slot = bankSlot(ctx, flattenedCommitment(config));
+      const slot = bankSlot(ctx, flattenedCommitment(config), parse(() => field(config, "minContextSlot", readUnsigned)));
       const run = executable(full);
       const { err } = preflight(message, replace);
       if (run?.dryRun && err !== "BlockhashNotFound") {
