@@ -8,6 +8,7 @@
  * Any content type is accepted because gateways label JSON inconsistently (application/json, text/plain,
  * application/octet-stream); the body must still be strict UTF-8 and valid JSON of the expected shape.
  */
+import { discardBody, readCappedBytes } from "../http/capped-body";
 import { limits } from "../limits";
 import { normalizeOffchainMetadata, type OffchainMetadata } from "./offchain-metadata";
 import { checkMetadataUri, type MetadataUriPolicy, type UriRejectionReason } from "./uri-policy";
@@ -135,7 +136,7 @@ function resolveLocation(location: string, base: URL): string {
 }
 
 async function parseBody(response: Response, maxBytes: number, policy: MetadataUriPolicy): Promise<Outcome> {
-  const bytes = await readCapped(response, maxBytes);
+  const bytes = await readCappedBytes(response, maxBytes);
   if (!bytes) return { ok: false, reason: "too_large" };
   let text: string;
   try {
@@ -151,42 +152,4 @@ async function parseBody(response: Response, maxBytes: number, policy: MetadataU
   }
   const value = normalizeOffchainMetadata(json, policy);
   return value ? { ok: true, value } : { ok: false, reason: "invalid_shape" };
-}
-
-/** Reads the body up to `maxBytes`; null (and the stream cancelled) as soon as it is exceeded. */
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | null> {
-  // A declared length is only a hint (it can lie), but an honest oversized one lets us stop before reading.
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes) {
-    discardBody(response);
-    return null;
-  }
-  if (!response.body) return new Uint8Array(0);
-
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!(value instanceof Uint8Array)) throw new TypeError("response body yielded a non-byte chunk");
-    total += value.byteLength;
-    if (total > maxBytes) {
-      reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-function discardBody(response: Response): void {
-  // Not awaited: a hostile server must not be able to stall us on cancellation.
-  response.body?.cancel().catch(() => undefined);
 }

@@ -1,7 +1,8 @@
+import { readCappedBytes } from "../http/capped-body";
+
 /**
- * Reading an upstream answer's bytes with a cap. A node (or whatever answers at its URL) decides how much it sends;
- * production isolates have 128 MB for every request they serve, so a body is read chunk by chunk and abandoned
- * the moment it passes `maxBytes` — never buffered whole first (`res.text()` would take a 64 MiB answer in full).
+ * Reading an upstream answer with a cap (http/capped-body.ts): a node, or whatever answers at its URL, decides how
+ * much it sends.
  *
  * While the bytes are at hand it also learns, cheaply (four bytes a step), whether the answer holds any control
  * byte: the JSON scan then need not search its strings for one (`ScanOptions.controlFree`).
@@ -15,39 +16,15 @@ export type CappedBody = { ok: true; text: string; controlFree: boolean } | { ok
  * a body that grows past it is cancelled there. The text is strict UTF-8: invalid bytes are not an answer.
  */
 export async function readCappedBody(res: Response, maxBytes: number): Promise<CappedBody> {
-  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes) {
-    await res.body?.cancel();
-    return { ok: false, reason: "too-large" };
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (res.body) {
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel();
-        return { ok: false, reason: "too-large" };
-      }
-      chunks.push(value);
-    }
-  }
-  // One buffer of our own, at offset 0: the control-byte check reads it four bytes at a time.
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const bytes = await readCappedBytes(res, maxBytes);
+  if (!bytes) return { ok: false, reason: "too-large" };
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     return { ok: false, reason: "not-utf8" };
   }
+  // The buffer is our own, at offset 0: the control-byte check reads it four bytes at a time.
   return { ok: true, text, controlFree: !hasControlByte(bytes, withoutTrailingWhitespace(bytes)) };
 }
 
