@@ -1,6 +1,13 @@
 // Runs in Node: one localnet (manual slots) for the worker suite; tests advance slots over its admin endpoint.
 import type { TestProject } from "vitest/node";
+import { fileURLToPath } from "node:url";
 import { startLocalnet } from "../localnet/src/server";
+
+/**
+ * Real mainnet accounts loaded over the world (read from ../shared, never copied): the DAMM v1 mSOL/SOL stable pool
+ * HcjZvfeS with its vaults — one of them the wSOL vault the world shares, which the world adopts (localnet README).
+ */
+export const MAINNET_ACCOUNT_DIRS = [fileURLToPath(new URL("../../shared/fixtures/accounts/meteora-damm-v1", import.meta.url))];
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -11,7 +18,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const net = await startLocalnet({ port: 0, wsPort: 0, slotMs: 0, seed: 7 });
+  const net = await startLocalnet({ port: 0, wsPort: 0, slotMs: 0, seed: 7, accountsDirs: MAINNET_ACCOUNT_DIRS });
   // Slot 0 is genesis, where fixture accounts may still stand over the world's (the world re-asserts its own on the
   // first slot): every suite starts from slot 1, whichever file happens to run first.
   await net.advance(1);

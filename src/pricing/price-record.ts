@@ -47,5 +47,7 @@ export const priceRecordSchema = z.object({
   curveProgress: z.optional(decimalString),
   graduated: z.optional(z.boolean()),
   stale: z.optional(z.boolean()),
+  /** Only on a pool named with `poolId` whose liquidity is under the floor automatic routing uses (`limits.minPoolLiquidityUsd`). */
+  belowLiquidityFloor: z.optional(z.boolean()),
 });
 export type PriceRecord = z.infer<typeof priceRecordSchema>;

@@ -6,7 +6,7 @@ import { PYTH_SOL_USD_PRICE_ACCOUNT, USDC_MINT, USDT_MINT, WELL_KNOWN_DECIMALS, 
 import { decodeMint, type Mint } from "../venues/spl-token";
 import { VenueDecodeError } from "../venues/errors";
 import { priceOfMint } from "../venues/pool-price";
-import type { PoolCandidate, PoolKind, PoolPrice } from "../venues/types";
+import type { AccountBytes, PoolCandidate, PoolKind, PoolPrice } from "../venues/types";
 import { compare, div, fromPow10, mul, ratio, toDecimalString, type Ratio } from "./fixed-point";
 import { adapterByKind, poolAdapters, type AccountLookup, type PoolAdapter } from "./pool-adapters";
 import { registeredPoolsFor } from "./pool-registry";
@@ -159,9 +159,14 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
       out.set(e.mint, { ok: false, error: e.mintError });
       continue;
     }
-    const best = pickBest(e.priced, solUsd.price, e.mintInfo!.decimals);
+    // A pool the caller names is priced whatever its depth (the record says so); the floor only guards auto-routing.
+    const { best, refusals } = pickBest(e.priced, solUsd.price, e.mintInfo!.decimals, query.poolId !== undefined);
     if (!best) {
-      out.set(e.mint, { ok: false, error: new ApiError("NOT_FOUND", `No price for ${e.mint} on ${query.poolId ? `pool ${query.poolId}` : `venues: ${venuesTried}`}`) });
+      const where = query.poolId ? `pool ${query.poolId}` : `venues: ${venuesTried}`;
+      const why = [...e.refusals, ...refusals];
+      if (e.needs.length > 0) why.push(`${e.needs.length} related account(s) still unread after ${limits.maxPriceReadPasses} reads (${e.needs.slice(0, 2).join(", ")})`);
+      const because = why.length > 0 ? why.slice(0, maxReasons).join("; ") : query.poolId ? "no such account" : "no pool found";
+      out.set(e.mint, { ok: false, error: new ApiError("NOT_FOUND", `No price for ${e.mint} on ${where}: ${because}`) });
       continue;
     }
     const burned = burnedBalance(e.mint, burnAccounts.get(e.mint) ?? [], read.lookup);
@@ -169,6 +174,9 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
   }
   return out;
 }
+
+/** Reasons a 404 lists at most (a mint may have dozens of unpriceable pools). */
+const maxReasons = 5;
 
 /**
  * One batched read of every mint, candidate pool and known related account (plus `extra`), then evaluation; further
@@ -207,7 +215,7 @@ async function solUsdFromPools(deps: PriceDeps, now: number): Promise<SolUsd | u
   const { evaluations } = await readAndEvaluate(deps, [WSOL_MINT], new Map([[WSOL_MINT, candidates]]), poolAdapters, []);
   const usdQuoted = (evaluations[0]?.priced ?? []).filter((p) => quoteUsd(p.price.quoteMint, ratio(1n)) && p.price.quoteMint !== WSOL_MINT);
   // The SOL price passed in only orders pools by their USD depth, which for USD-quoted pools does not depend on it.
-  const best = pickBest(usdQuoted, ratio(1n), 9);
+  const { best } = pickBest(usdQuoted, ratio(1n), 9);
   if (!best) return undefined;
   const value: SolUsd = { price: best.priceUsd, source: "pool" };
   poolSolUsd = { value, until: now + 1000 };
@@ -226,6 +234,8 @@ interface MintEvaluation {
   mintError?: ApiError;
   priced: Priced[];
   needs: Address[];
+  /** Why existing candidate pools could not be priced, for the 404 message. */
+  refusals: string[];
   graduated?: boolean;
 }
 
@@ -234,7 +244,7 @@ function evaluateAll(mints: Address[], candidatesByMint: Map<Address, Candidate[
 }
 
 function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLookup, adapters: readonly PoolAdapter[]): MintEvaluation {
-  const result: MintEvaluation = { mint, priced: [], needs: [] };
+  const result: MintEvaluation = { mint, priced: [], needs: [], refusals: [] };
   const mintAccount = lookup(mint);
   if (!mintAccount) {
     result.mintError = new ApiError("NOT_FOUND", `Unknown mint ${mint}: no such account`);
@@ -259,6 +269,7 @@ function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLoo
   for (const c of candidates) {
     const account = lookup(c.pool);
     if (!account) continue;
+    const errors: VenueDecodeError[] = [];
     for (const adapter of c.adapter ? [c.adapter] : adapters) {
       try {
         const evaluation = adapter.evaluate(account, mint, lookup, decimalsOf);
@@ -278,10 +289,26 @@ function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLoo
         }
         if (!(err instanceof VenueDecodeError)) throw err;
         // not this kind (or an unpriceable pool): try the next adapter / candidate
+        errors.push(err);
       }
     }
+    const refusal = refusalOf(c, account, errors, c.adapter ? [c.adapter] : adapters);
+    if (refusal) result.refusals.push(refusal);
   }
   return result;
+}
+
+/**
+ * Why an existing pool account was not priced, when no adapter took it: the error of the kind whose program owns it
+ * (a wrong size, a vault of another mint, an empty reserve), or, for a named pool owned by none, whose it is.
+ */
+function refusalOf(c: Candidate, account: AccountBytes, errors: VenueDecodeError[], tried: readonly PoolAdapter[]): string | undefined {
+  if (errors.length < tried.length) return undefined; // priced, or waiting for more accounts
+  const telling = errors.find((e) => e.reason !== "owner");
+  if (telling) return `pool ${c.pool}: ${telling.message}`;
+  // A derived address owned by another program is only a PDA collision: not worth a line unless the caller named it.
+  if (c.adapter) return undefined;
+  return `pool ${c.pool} is owned by ${account.owner}, not by a program of ${[...new Set(tried.map((a) => a.dex))].join(", ")}`;
 }
 
 class NeedAccount extends Error {
@@ -303,26 +330,41 @@ interface Choice extends Priced {
   priceUsd: Ratio;
   priceSol: Ratio;
   liquidityUsd: Ratio;
+  /** a named pool under the auto-routing liquidity floor */
+  belowFloor: boolean;
 }
 
 /**
  * Deepest USD liquidity wins. Curves never once complete; AMM pools only above a minimum depth (dust pools are trivially
- * moved); a live bonding curve always qualifies because its price is set by the curve, not by depth.
+ * moved) unless the caller named the pool; a live bonding curve always qualifies because its price is set by the curve,
+ * not by depth. Every pool passed over says why.
  */
-function pickBest(priced: Priced[], solUsd: Ratio, baseDecimals: number): Choice | undefined {
+function pickBest(priced: Priced[], solUsd: Ratio, baseDecimals: number, named = false): { best?: Choice; refusals: string[] } {
   let best: Choice | undefined;
+  const refusals: string[] = [];
   const minimum = ratio(BigInt(limits.minPoolLiquidityUsd));
   for (const p of priced) {
-    if (!p.price.tradable) continue;
+    const label = `pool ${p.pool} (${p.price.kind})`;
+    if (!p.price.tradable) {
+      refusals.push(`${label} is not tradable (${isCurve(p.price) ? "curve complete" : "swaps disabled"})`);
+      continue;
+    }
     const qUsd = quoteUsd(p.price.quoteMint, solUsd);
-    if (!qUsd) continue;
+    if (!qUsd) {
+      refusals.push(`${label} quotes ${p.price.baseMint} in ${p.price.quoteMint}, which has no USD price here (SOL, USDC, USDT only)`);
+      continue;
+    }
     const priceUsd = mul(p.price.priceQuotePerBase, qUsd);
     const priceSol = div(priceUsd, solUsd);
     const liquidityUsd = liquidityInUsd(p, qUsd, priceUsd, baseDecimals);
-    if (!isCurve(p.price) && compare(liquidityUsd, minimum) < 0) continue;
-    if (!best || compare(liquidityUsd, best.liquidityUsd) > 0) best = { ...p, priceUsd, priceSol, liquidityUsd };
+    const belowFloor = !isCurve(p.price) && compare(liquidityUsd, minimum) < 0;
+    if (belowFloor && !named) {
+      refusals.push(`${label} holds $${toDecimalString(liquidityUsd, 4)} of liquidity, below the $${limits.minPoolLiquidityUsd} floor of automatic routing (name it with poolId to price it anyway)`);
+      continue;
+    }
+    if (!best || compare(liquidityUsd, best.liquidityUsd) > 0) best = { ...p, priceUsd, priceSol, liquidityUsd, belowFloor };
   }
-  return best;
+  return { best, refusals };
 }
 
 /** Both sides at spot for pools; only the real quote reserve for curves (what selling can actually take out). */
@@ -352,6 +394,7 @@ function toRecord(mint: Address, info: Mint, burned: bigint, best: Choice, gradu
   };
   if (best.price.extra.curveProgress) record.curveProgress = toDecimalString(mul(best.price.extra.curveProgress, ratio(100n)), 8);
   if (graduated !== undefined) record.graduated = graduated;
+  if (best.belowFloor) record.belowLiquidityFloor = true;
   return record;
 }
 

@@ -99,6 +99,12 @@ describe("auto routing", () => {
     const missed: string[] = [];
     for (const { token, pool } of derivable) {
       const res = await getJson<PriceRecord>(`/api/v1/${venueOfKind[pool.kind]}?ca=${token.mint}`, auth());
+      if (token.tags.includes("dust-pool") && pool.kind === "meteora-damm-v2") {
+        // found too, and passed over by the liquidity floor, which the 404 says (price.named-pool.test.ts)
+        const message = (res.body as unknown as { error?: { message: string } }).error?.message ?? "";
+        if (res.status !== 404 || !message.includes(`pool ${pool.address} (meteora-damm-v2) holds $`)) missed.push(`dust ${pool.address} → ${res.status} ${message}`);
+        continue;
+      }
       const venuePools = token.pools.filter((p) => venueOfKind[p.kind] === venueOfKind[pool.kind]).map((p) => p.address);
       if (res.status !== 200 || !venuePools.includes(res.body.pool)) missed.push(`${pool.kind} ${pool.address} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
     }

@@ -188,8 +188,10 @@ export class Ledger {
     }
     this.epochStartTimestamp = this.options.genesisTime;
     this.writeSysvars(0, this.options.genesisTime, true);
+    const fixtures = new Map(extraAccounts);
+    world.adopt?.(fixtures);
     world.genesis(this.writerFor(0, this.genesisHash));
-    for (const [pubkey, state] of extraAccounts) this.accounts.set(pubkey, 0, state);
+    for (const [pubkey, state] of fixtures) this.accounts.set(pubkey, 0, state);
     this.store({
       slot: 0,
       parentSlot: 0,

@@ -139,6 +139,11 @@ export interface HttpReply {
 }
 
 export interface World {
+  /**
+   * Account fixtures about to be loaded over the world at genesis: a world may take over some of them (shared
+   * addresses it keeps updating) so that its state and theirs agree. Called once, before `genesis`.
+   */
+  adopt?(fixtures: ReadonlyMap<Pubkey, AccountState>): void;
   /** Writes every account of the world at slot 0. */
   genesis(ledger: LedgerWriter): void;
   /** Called once per produced (not skipped) slot: mutate accounts and return the slot's transactions. */

@@ -131,7 +131,13 @@ export function genesisCatalog(rng: Rng): TokenSpec[] {
   cpmm(3, "SOL", 1);
   cpmm(4, "SOL", 0, { token2022: true, transferFeeBps: 200, decimals: 9, tags: ["raydium-cpmm", "token-2022", "transfer-fee"] });
 
-  add("clmm-0", { decimals: 9, primary: { venue: "raydium-clmm", quote: "SOL", depth: rng.logUniform(200, 2000), config: 2 }, tags: ["raydium-clmm"] });
+  // Beside its CLMM pool, a ~$70 DAMM v2 dust pool: automatic routing passes it over; named with poolId it is priced, flagged.
+  add("clmm-0", {
+    decimals: 9,
+    primary: { venue: "raydium-clmm", quote: "SOL", depth: rng.logUniform(200, 2000), config: 2 },
+    extra: [{ venue: "meteora-damm-v2", quote: "SOL", depth: 0.2, config: 1 }],
+    tags: ["raydium-clmm", "dust-pool"],
+  });
   add("clmm-1", { decimals: 6, primary: { venue: "raydium-clmm", quote: "USDC", depth: rng.logUniform(50_000, 500_000), config: 1 }, tags: ["raydium-clmm", "usdc-quoted"] });
 
   add("dlmm-0", { primary: { venue: "meteora-dlmm", quote: "SOL", depth: rng.logUniform(100, 800), binStep: 25, baseFactor: 10000 }, tags: ["meteora-dlmm"] });

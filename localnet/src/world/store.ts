@@ -229,6 +229,14 @@ export class TokenBook {
     this.store.put(acct.address, acct.program, encodeTokenAccount(acct), acct.lamports);
   }
 
+  /** Re-points a token account at another mint with a new balance (a vault adopted from fixtures: see DAMM v1). */
+  moveToMint(acct: TokenAccountState, mint: Pubkey, amount: bigint): void {
+    this.byMint.get(acct.mint)?.delete(acct.address);
+    acct.mint = mint;
+    acct.amount = amount;
+    this.write(acct);
+  }
+
   close(acct: TokenAccountState, destination: Pubkey): void {
     if (acct.amount !== 0n && acct.mint !== WSOL_MINT) throw new Error("closing a non-empty token account");
     this.store.addLamports(destination, acct.lamports);

@@ -2,7 +2,7 @@
  * The token world: builds every account at construction (deterministic from the seed), replays them into the ledger at
  * genesis, and produces a slot's worth of swaps, launches and migrations on each `produceSlot`.
  */
-import type { HttpReply, LedgerWriter, Pubkey, TxRecord, World, WorldManifest, WorldPool, WorldToken } from "../chain/types.js";
+import type { AccountState, HttpReply, LedgerWriter, Pubkey, TxRecord, World, WorldManifest, WorldPool, WorldToken } from "../chain/types.js";
 import { FixedWriter } from "./core/bytes.js";
 import { ata, derivedKey, keyBytes, pda, signatureFor } from "./core/keys.js";
 import { Rng } from "./core/rng.js";
@@ -640,6 +640,10 @@ export class TokenWorld implements World {
   }
 
   // ---------------------------------------------------------------- World interface
+
+  adopt(fixtures: ReadonlyMap<Pubkey, AccountState>): void {
+    this.dammV1.adoptVaults(fixtures);
+  }
 
   genesis(ledger: LedgerWriter): void {
     const { ctx } = this;

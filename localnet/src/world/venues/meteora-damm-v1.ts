@@ -5,12 +5,13 @@
  * permissionless PDA([curve_type 0, max, min]). A swap deposits the input (minus the protocol fee, which goes to the
  * pool's protocol fee account) into the input vault and withdraws the output from the other; Swap event via log.
  */
-import type { Pubkey } from "../../chain/types.js";
-import { FixedWriter, hex } from "../core/bytes.js";
-import { compareKeys, keyBytes, pda } from "../core/keys.js";
+import type { AccountState, Pubkey } from "../../chain/types.js";
+import { FixedWriter, hex, readU64 } from "../core/bytes.js";
+import { compareKeys, keyBytes, keyFromBytes, pda } from "../core/keys.js";
 import { ceilDiv } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
-import { METEORA_DAMM_V1_PROGRAM, METEORA_VAULT_BASE, METEORA_VAULT_PROGRAM, TOKEN_PROGRAM } from "../programs.js";
+import { METEORA_DAMM_V1_PROGRAM, METEORA_VAULT_BASE, METEORA_VAULT_PROGRAM, TOKEN_PROGRAM, WSOL_MINT } from "../programs.js";
+import { MINT_SIZE } from "../spl/token.js";
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, tokenBurn, tokenMintTo, tokenTransfer } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
@@ -37,6 +38,8 @@ export interface DynamicVault {
   feeVault: Pubkey;
   /** Tokens the vault holds (no strategies in this world: all in token_vault, nothing locked). */
   totalAmount: bigint;
+  /** A mainnet vault's own bytes (strategies, locked profit) when it was loaded over ours: only total_amount changes. */
+  adoptedData?: Uint8Array;
 }
 
 export interface DammV1Pool extends PoolRef {
@@ -51,6 +54,8 @@ export interface DammV1Pool extends PoolRef {
   protocolFeeB: Pubkey;
   baseIsA: boolean;
 }
+
+const startsWith = (data: Uint8Array, prefix: Uint8Array) => prefix.every((b, i) => data[i] === b);
 
 export const dammV1PoolAddress = (a: Pubkey, b: Pubkey) => {
   const [first, second] = compareKeys(a, b) > 0 ? [a, b] : [b, a];
@@ -83,6 +88,11 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
   }
 
   writeVault(v: DynamicVault): void {
+    if (v.adoptedData) {
+      const data = new FixedWriter(v.adoptedData.length).raw(0, v.adoptedData).u64(11, v.totalAmount).bytes;
+      this.ctx.store.putRentExempt(v.address, METEORA_VAULT_PROGRAM, data);
+      return;
+    }
     const data = new FixedWriter(VAULT_SIZE)
       .raw(0, DISC.vault)
       .u8(8, 1)
@@ -102,6 +112,68 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
     this.ctx.store.putRentExempt(v.address, METEORA_VAULT_PROGRAM, data);
   }
 
+  /**
+   * Account fixtures (`--accounts`, e.g. mainnet DAMM v1 pools) that include one of our vaults — the wSOL vault
+   * FERjPV… is the same PDA on mainnet — would leave the fixture pools reading our vault (another LP mint, another
+   * supply) or ours reading theirs. Instead the world adopts the fixture vault: its LP mint, supply, total amount and
+   * bytes; the world's own deposits join it at its share price (our pools' vault-LP balances are converted, value kept).
+   * Needs the fixture's LP mint too; without it the vault stays ours.
+   */
+  adoptVaults(fixtures: ReadonlyMap<Pubkey, AccountState>): Pubkey[] {
+    const adopted: Pubkey[] = [];
+    for (const v of this.vaults.values()) {
+      const vault = fixtures.get(v.address);
+      if (!vault || vault.owner !== METEORA_VAULT_PROGRAM || vault.data.length < 1227 || !startsWith(vault.data, DISC.vault)) continue;
+      const lpMint = keyFromBytes(vault.data.subarray(115, 147));
+      const lpMintAccount = fixtures.get(lpMint);
+      if (!lpMintAccount || lpMintAccount.data.length < MINT_SIZE) continue;
+      const theirTotal = readU64(vault.data, 11);
+      const theirSupply = readU64(lpMintAccount.data, 36);
+      if (theirTotal === 0n || theirSupply === 0n) continue;
+      const book = this.ctx.book;
+      const ours = book.mint(v.lpMint);
+      const ourSupply = ours.supply;
+      let converted = 0n;
+      for (const holder of book.holdersOf(v.lpMint)) {
+        // value = shares × ourTotal / ourSupply; their shares for it = value × theirSupply / theirTotal
+        const shares = ourSupply === 0n ? 0n : (holder.amount * v.totalAmount * theirSupply) / (ourSupply * theirTotal);
+        book.moveToMint(holder, lpMint, shares);
+        converted += shares;
+      }
+      ours.supply = 0n;
+      book.writeMint(ours);
+      const view = new DataView(lpMintAccount.data.buffer, lpMintAccount.data.byteOffset, lpMintAccount.data.byteLength);
+      const authority = (o: number) => (view.getUint32(o, true) === 1 ? keyFromBytes(lpMintAccount.data.subarray(o + 4, o + 36)) : null);
+      book.writeMint({
+        address: lpMint,
+        program: lpMintAccount.owner,
+        decimals: lpMintAccount.data[44]!,
+        supply: theirSupply + converted,
+        mintAuthority: authority(0),
+        freezeAuthority: authority(46),
+      });
+      // Their token vault (where the vault keeps what is not lent to strategies) holds our deposits too.
+      const theirTokenVault = fixtures.get(v.tokenVault);
+      if (theirTokenVault && keyFromBytes(vault.data.subarray(19, 51)) === v.tokenVault && theirTokenVault.data.length >= 72) {
+        const tv = this.ctx.tokenAccount(v.tokenVault);
+        const extra = readU64(theirTokenVault.data, 64);
+        tv.amount += extra;
+        if (v.mint === WSOL_MINT) tv.lamports += extra;
+        book.write(tv);
+      }
+      v.lpMint = lpMint;
+      v.totalAmount += theirTotal;
+      v.adoptedData = Uint8Array.from(vault.data);
+      this.writeVault(v);
+      for (const p of this.pools.values()) {
+        if (p.aVault === v) p.related.aVaultLpMint = lpMint;
+        if (p.bVault === v) p.related.bVaultLpMint = lpMint;
+      }
+      adopted.push(v.address);
+    }
+    return adopted;
+  }
+
   /** LP to mint for a deposit of `amount` (first deposit 1:1). */
   private lpFor(v: DynamicVault, amount: bigint): bigint {
     const supply = this.ctx.book.mint(v.lpMint).supply;
@@ -113,7 +185,7 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
     const lp = this.lpFor(v, amount);
     const tv = this.ctx.tokenAccount(v.tokenVault);
     tv.amount += amount;
-    if (v.mint === "So11111111111111111111111111111111111111112") tv.lamports += amount;
+    if (v.mint === WSOL_MINT) tv.lamports += amount;
     this.ctx.book.write(tv);
     const m = this.ctx.book.mint(v.mint);
     m.supply += 0n;
