@@ -8,7 +8,8 @@ import { nestingDepth } from "./json-nesting";
  * - a body that is not JSON → one -32700 error, id null;
  * - an array is a batch: empty → one -32600 error (not an array); each element is read on its own;
  * - an element that is not an object, has members other than jsonrpc/id/method/params, an id that is not a
- *   string, a non-negative integer or null, a non-string method, or params that are not an array/object/null
+ *   string, an integer in u64's range written as digits, or null (serde's `Id`: Num(u64) | Str | Null — so
+ *   no fraction, no exponent, no sign), a non-string method, or params that are not an array/object/null
  *   → -32600 "Invalid request" (with its id when the id itself is readable);
  * - `jsonrpc` missing or not "2.0" → -32600 "Unsupported JSON-RPC protocol version";
  * - a valid element without an `id` member is a notification: never forwarded, never answered;
@@ -17,11 +18,14 @@ import { nestingDepth } from "./json-nesting";
  * Method lookup and params validation happen later (`methods.ts`): this module knows nothing of Solana.
  */
 
+/** A caller's id: ids above 2^53 are kept exactly as bigints (JSON numbers would lose digits). */
+export type ClientId = JsonRpcId | bigint;
+
 /** One element of the request, classified. */
 export type RequestItem =
   | {
       kind: "call";
-      id: JsonRpcId;
+      id: ClientId;
       method: string;
       /** Parsed params; undefined when absent or null. */
       params: unknown;
@@ -29,7 +33,7 @@ export type RequestItem =
       paramsText: string | undefined;
     }
   | { kind: "notification" }
-  | { kind: "invalid"; id: JsonRpcId; error: RpcErrorObject };
+  | { kind: "invalid"; id: ClientId; error: RpcErrorObject };
 
 /** The whole body: one item, a batch, or an error that answers the body as a whole. */
 export type RequestBody =
@@ -60,16 +64,36 @@ export function parseRequestBody(text: string, maxBatch: number, maxDepth: numbe
   return { kind: "batch", items: value.map((element, i) => classify(element, text, spans[i]!.start, nestingDepth(text, spans[i]!.start, spans[i]!.end) > maxDepth)) };
 }
 
-function isValidId(id: unknown): id is JsonRpcId {
-  return id === null || typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id) && id >= 0);
+const U64_MAX = 18446744073709551615n;
+const UNSIGNED_DIGITS = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * The caller's id, or undefined when it is not a valid one. Numbers are read from their text: `1e3`, `1.0`, `-5` are
+ * not u64s to serde (Agave answers them -32600), and 9007199254740993 must come back with every digit.
+ */
+function readId(id: unknown, idText: () => string | undefined): ClientId | undefined {
+  if (id === null || typeof id === "string") return id;
+  if (typeof id !== "number") return undefined;
+  const text = idText();
+  if (text === undefined || !UNSIGNED_DIGITS.test(text)) return undefined;
+  if (Number.isSafeInteger(id)) return id;
+  const exact = BigInt(text);
+  return exact <= U64_MAX ? exact : undefined;
 }
 
 function classify(value: unknown, text: string, start: number, tooDeep: boolean): RequestItem {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return invalid(null, standardErrors.invalidRequest);
   const request = value as Record<string, unknown>;
   const hasId = Object.hasOwn(request, "id");
-  const id = hasId && isValidId(request.id) ? request.id : null;
-  if (hasId && !isValidId(request.id)) return invalid(null, standardErrors.invalidRequest);
+  let members: ReturnType<typeof objectMemberSpans> | undefined;
+  const memberText = (name: string) => {
+    members ??= objectMemberSpans(text, start, { controlFree: true });
+    const span = members?.get(name);
+    return span ? sliceSpan(text, span) : undefined;
+  };
+  const readable = hasId ? readId(request.id, () => memberText("id")) : null;
+  if (readable === undefined) return invalid(null, standardErrors.invalidRequest);
+  const id = readable;
   if (tooDeep) return invalid(id, standardErrors.invalidRequest);
   for (const key of Object.keys(request)) if (!allowedMembers.has(key)) return invalid(id, standardErrors.invalidRequest);
   if (typeof request.method !== "string") return invalid(id, standardErrors.invalidRequest);
@@ -78,23 +102,22 @@ function classify(value: unknown, text: string, start: number, tooDeep: boolean)
   if (request.jsonrpc !== "2.0") return invalid(id, standardErrors.invalidVersion);
   if (!hasId) return { kind: "notification" };
   const hasParams = params !== undefined && params !== null;
-  const paramsSpan = hasParams ? objectMemberSpans(text, start, { controlFree: true })!.get("params") : undefined;
   return {
     kind: "call",
     id,
     method: request.method,
     params: hasParams ? params : undefined,
-    paramsText: paramsSpan ? sliceSpan(text, paramsSpan) : undefined,
+    paramsText: hasParams ? memberText("params") : undefined,
   };
 }
 
-function invalid(id: JsonRpcId, error: RpcErrorObject): RequestItem {
+function invalid(id: ClientId, error: RpcErrorObject): RequestItem {
   return { kind: "invalid", id, error };
 }
 
 /** `JSON.stringify` of an id, once per item: every response and upstream request embeds it as text. */
-export function idText(id: JsonRpcId): string {
-  return JSON.stringify(id);
+export function idText(id: ClientId): string {
+  return typeof id === "bigint" ? id.toString() : JSON.stringify(id);
 }
 
 /** A success response around a result text taken verbatim from the upstream (or the cache). */
@@ -108,7 +131,7 @@ export function rawErrorResponseText(idJson: string, errorText: string): string 
 }
 
 /** An error response of ours. */
-export function errorResponseText(id: JsonRpcId, error: RpcErrorObject): string {
+export function errorResponseText(id: ClientId, error: RpcErrorObject): string {
   return rawErrorResponseText(idText(id), JSON.stringify(error));
 }
 

@@ -11,6 +11,7 @@ import {
   rawErrorResponseText,
   resultResponseText,
   upstreamRequestText,
+  type ClientId,
   type RequestItem,
 } from "./json-rpc-envelope";
 import { forwardedParamsText } from "./forwarded-params";
@@ -39,7 +40,7 @@ export interface RpcProxyDeps {
 /** One call going upstream, and where its answer goes. */
 interface Forwarded {
   index: number;
-  id: JsonRpcId;
+  id: ClientId;
   idJson: string;
   call: ValidatedCall;
   plan: UpstreamPlan;
@@ -104,7 +105,8 @@ function prepare(item: RequestItem, index: number, deps: RpcProxyDeps): string |
 async function forward(calls: Forwarded[], singleRequest: boolean, deps: RpcProxyDeps): Promise<string[]> {
   try {
     const only = calls[0]!;
-    if (singleRequest && only.plan.parts.length === 1) {
+    // An id above 2^53 goes the batch way (ids 0..n-1, the caller's id put back as text): JSON numbers would lose it.
+    if (singleRequest && only.plan.parts.length === 1 && typeof only.id !== "bigint") {
       const part = only.plan.parts[0]!;
       const expected = { id: only.id };
       const options = { idempotent: isIdempotent(only.call.method), requestId: deps.requestId, maxAnswerBytes: answerCapFor([part.method]) };

@@ -9,6 +9,12 @@ export async function chainRpc<T>(method: string, params: unknown[] = []): Promi
   return body.result as T;
 }
 
+/** POSTs a raw JSON-RPC body straight to localnet; the answer's exact text. */
+export async function chainRpcText(body: string): Promise<string> {
+  const res = await fetch(env.LOCALNET_URL, { method: "POST", headers: { "content-type": "application/json" }, body });
+  return res.text();
+}
+
 export async function world(): Promise<WorldManifest> {
   return (await fetch(`${env.LOCALNET_URL}/__localnet/world`)).json();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nestingDepth } from "../../../src/rpc/json-nesting";
-import { parseRequestBody, resultResponseText, upstreamRequestText } from "../../../src/rpc/json-rpc-envelope";
+import { idText, parseRequestBody, resultResponseText, upstreamRequestText } from "../../../src/rpc/json-rpc-envelope";
 import { limits } from "../../../src/limits";
 
 /** A getBlock request whose config nests to `depth` levels in all (the request object is level 1). */
@@ -37,11 +37,24 @@ describe("JSON-RPC envelope", () => {
     ["an object id", `{"jsonrpc":"2.0","id":{},"method":"getSlot"}`, { kind: "invalid", id: null, error: invalidRequest }],
     ["a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"getSlot"}`, { kind: "invalid", id: null, error: invalidRequest }],
     ["a negative id", `{"jsonrpc":"2.0","id":-1,"method":"getSlot"}`, { kind: "invalid", id: null, error: invalidRequest }],
+    ["an id in exponent form", `{"jsonrpc":"2.0","id":1e3,"method":"getSlot"}`, { kind: "invalid", id: null, error: invalidRequest }],
+    ["an integral id written with a fraction", `{"jsonrpc":"2.0","id":2.0,"method":"getSlot"}`, { kind: "invalid", id: null, error: invalidRequest }],
+    ["an id past u64", `{"jsonrpc":"2.0","id":18446744073709551616,"method":"getSlot"}`, { kind: "invalid", id: null, error: invalidRequest }],
     ["string params", `{"jsonrpc":"2.0","id":3,"method":"getSlot","params":"x"}`, { kind: "invalid", id: 3, error: invalidRequest }],
     ["jsonrpc 1.0", `{"jsonrpc":"1.0","id":3,"method":"getSlot"}`, { kind: "invalid", id: 3, error: invalidVersion }],
     ["no jsonrpc", `{"id":3,"method":"getSlot"}`, { kind: "invalid", id: 3, error: invalidVersion }],
   ])("classifies %s as an invalid request", (_name, body, item) => {
     expect(parseRequestBody(body, 100, 32)).toEqual({ kind: "single", item });
+  });
+
+  it("keeps u64 ids past 2^53 exact (serde reads Num(u64)), and echoes them digit for digit", () => {
+    for (const digits of ["9007199254740993", "18446744073709551615"]) {
+      const parsed = parseRequestBody(`{"jsonrpc":"2.0","id":${digits},"method":"getSlot"}`, 100, 32);
+      expect(parsed).toEqual({ kind: "single", item: { kind: "call", id: BigInt(digits), method: "getSlot", params: undefined, paramsText: undefined } });
+      expect(idText(BigInt(digits))).toBe(digits);
+    }
+    // safe integers stay numbers
+    expect(parseRequestBody(`{"jsonrpc":"2.0","id":9007199254740991,"method":"getSlot"}`, 100, 32)).toMatchObject({ item: { id: 9007199254740991 } });
   });
 
   it("treats a valid request without id as a notification, and id null as a call", () => {
