@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Two projects:
- * - node: pure code (decoders, math, policies) on real mainnet bytes from ../shared/fixtures, and localnet driven by real clients;
+ * - node: pure code (decoders, math, policies) on real mainnet bytes from ../shared/fixtures, localnet driven by real clients,
+ *   and e2e/: the bundled worker served by Miniflare on a free port, for clients that need a real WebSocket server;
  * - worker: the worker under workerd (KV, D1, Cache API, Durable Objects for real), over HTTP against a localnet started in globalSetup.
  */
 export default defineConfig(async () => {
@@ -16,7 +17,7 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
-            include: ["test/unit/**/*.test.ts", "test/localnet/**/*.test.ts"],
+            include: ["test/unit/**/*.test.ts", "test/localnet/**/*.test.ts", "test/e2e/**/*.test.ts"],
             testTimeout: 30_000,
             hookTimeout: 60_000,
           },

@@ -20,6 +20,19 @@ export const limits = {
   maxRpcBatch: 100,
   /** Deepest nesting of one JSON-RPC request element (the request object is level 1; a batch's array is not counted). Agave's own configs need 6. */
   maxRpcJsonDepth: 32,
+  /**
+   * WebSocket PubSub on /rpc (issue 9). Largest client frame read (bytes): subscribe requests are a few hundred bytes,
+   * a programSubscribe with 4 memcmp filters of 128 bytes stays under 2 KiB; 64 KiB leaves room and stops abuse.
+   */
+  maxPubSubFrameBytes: 64 * 1024,
+  /** Live plus requested subscriptions per client socket; kit's channel pool opens another socket past 100 (its default). */
+  maxPubSubSubscriptionsPerSocket: 100,
+  /** Client requests held per socket while the upstream socket is still opening; one more is answered -32063. */
+  maxPubSubQueuedFrames: 16,
+  /** Requests per socket sent upstream and not yet answered (room for a full set of subscribes and their unsubscribes); one more is answered -32063. */
+  maxPubSubInFlightRequests: 200,
+  /** How long opening the upstream PubSub socket may take before the next URL is tried (ms). */
+  pubSubConnectTimeoutMs: 5000,
   /** Agave's getProgramAccounts filter cap. */
   maxProgramAccountFilters: 4,
   /** Per-attempt upstream timeout (ms). */

@@ -45,7 +45,11 @@ export const jsonRpcCodes = {
  * | -32059 | UPSTREAM_ANSWER_TOO_LARGE | 200  | answer over `upstreamAnswerCapBytes` (per method); `data.maxBytes`           |
  * | -32060 | UPSTREAM_REQUEST_REFUSED  | 200  | upstream answered 4xx other than 429 (`data.httpStatus`), or the body to     |
  * |        |                           |      | send is over its cap `upstreamMaxRequestBytes` (not sent; `data.maxBytes`)   |
- * The band was -32050..-32059 until -32060 was needed; it is now -32050..-32069.
+ * | -32061 | FRAME_TOO_LARGE           | —    | WebSocket (PubSub) frame over `maxPubSubFrameBytes` (64 KiB); `data.maxBytes` |
+ * | -32062 | TOO_MANY_SUBSCRIPTIONS    | —    | subscribe past `maxPubSubSubscriptionsPerSocket` on one socket; `data.max`   |
+ * | -32063 | TOO_MANY_PENDING_REQUESTS | —    | PubSub requests waiting for the upstream socket to open (`maxPubSubQueuedFrames`) |
+ * |        |                           |      | or for its answer (`maxPubSubInFlightRequests`) at their cap; `data.max`     |
+ * The band was -32050..-32059 until -32060 was needed; it is now -32050..-32069. "—": sent as a WebSocket frame.
  */
 export const proxyCodes = {
   UPSTREAM_TIMEOUT: -32050,
@@ -59,6 +63,9 @@ export const proxyCodes = {
   UNSUPPORTED_MEDIA_TYPE: -32058,
   UPSTREAM_ANSWER_TOO_LARGE: -32059,
   UPSTREAM_REQUEST_REFUSED: -32060,
+  FRAME_TOO_LARGE: -32061,
+  TOO_MANY_SUBSCRIPTIONS: -32062,
+  TOO_MANY_PENDING_REQUESTS: -32063,
 } as const;
 
 /** The standard errors with jsonrpc-core's exact texts. */
@@ -139,4 +146,19 @@ export function upstreamFailureError(failure: { kind: string; rpcError?: RpcErro
     default:
       return proxyErrors.upstreamUnavailable;
   }
+}
+
+/** -32061: a PubSub frame over the cap (not read, so the answer's id is null). */
+export function frameTooLarge(maxBytes: number): RpcErrorObject {
+  return { code: proxyCodes.FRAME_TOO_LARGE, message: `WebSocket frame too large; max ${maxBytes} bytes`, data: { maxBytes } };
+}
+
+/** -32062: one more subscription than a socket may hold; unsubscribe or open another socket. */
+export function tooManySubscriptions(max: number): RpcErrorObject {
+  return { code: proxyCodes.TOO_MANY_SUBSCRIPTIONS, message: `Too many subscriptions on this connection; max ${max}`, data: { max } };
+}
+
+/** -32063: the socket already has `max` requests waiting (for the upstream socket to open, or for its answers). */
+export function tooManyPendingRequests(max: number): RpcErrorObject {
+  return { code: proxyCodes.TOO_MANY_PENDING_REQUESTS, message: `Too many requests waiting for the upstream node; max ${max}`, data: { max } };
 }

@@ -8,6 +8,7 @@ import { DeadlineExceeded, deadlineIn, within } from "../isolate/deadline";
 import { limits } from "../limits";
 import { authenticate, presentedApiKey } from "../middleware/auth";
 import { errorResponseText } from "../rpc/json-rpc-envelope";
+import { acceptPubSubRelay, pubSubUpstreamUrls } from "../rpc/pubsub-relay";
 import { answerRpcBody } from "../rpc/rpc-proxy";
 import { createUpstream } from "../solana/upstream";
 
@@ -15,6 +16,7 @@ import { createUpstream } from "../solana/upstream";
  * `POST /rpc`: the JSON-RPC endpoint (the spec's `{rpc_url}`). Its own auth and body cap, because every answer
  * here — including 401, 405, 413, 415 and 500 — is a JSON-RPC error body, never the REST envelope.
  * Order: method → key → Content-Type → body size → the proxy. JSON-RPC errors themselves travel with HTTP 200.
+ * `GET /rpc` with `Upgrade: websocket`: Solana PubSub (rpc/pubsub-relay.ts), after the same key check.
  */
 
 const jsonContentType = /^application\/json\s*(;|$)/i;
@@ -35,6 +37,11 @@ const requireRpcApiKey = createMiddleware<AppContext>(async (c, next) => {
 
 const requireJsonContentType = createMiddleware<AppContext>(async (c, next) => {
   if (!jsonContentType.test(c.req.header("content-type") ?? "")) return rpcError(c, 415, proxyErrors.unsupportedMediaType);
+  await next();
+});
+
+const requireWebSocketUpgrade = createMiddleware<AppContext>(async (c, next) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return rpcError(c, 405, proxyErrors.httpMethodNotAllowed, { allow: "POST" });
   await next();
 });
 
@@ -64,6 +71,9 @@ export const rpcRoutes = new Hono<AppContext>()
     if (answer === undefined) return c.body(null, 204);
     return c.body(answer, 200, { "content-type": "application/json; charset=utf-8" });
   })
+  .get("/rpc", requireWebSocketUpgrade, requireRpcApiKey, (c) =>
+    acceptPubSubRelay(pubSubUpstreamUrls(c.env.UPSTREAM_WS_URL), { requestId: c.get("requestId"), waitUntil: (promise) => c.executionCtx.waitUntil(promise) }),
+  )
   .all("/rpc", (c) => rpcError(c, 405, proxyErrors.httpMethodNotAllowed, { allow: "POST" }))
   .onError((err, c) => {
     // Our bug (or KV down), not the caller's: log for operators (id only), answer like jsonrpc-core does.

@@ -1,0 +1,62 @@
+/**
+ * The worker served for real on a free port, for clients that need a real HTTP and WebSocket server (inside the
+ * workers pool a client `new WebSocket()` to SELF is impossible): the bundle `wrangler deploy --dry-run` builds (what
+ * ships), run by Miniflare with the bindings of wrangler.toml — one workerd, no wrangler-dev proxy. ~3 s to start.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Miniflare, type MiniflareOptions } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { createApiKey, storeApiKey } from "../../../src/accounts/api-keys";
+
+const projectRoot = path.resolve(import.meta.dirname, "../../..");
+const quietWrangler = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true", WRANGLER_SEND_ERROR_REPORTS: "false" };
+
+export interface ServedWorker {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Stores a fresh API key in the worker's KV; returns the plaintext. */
+  newApiKey(opts?: { revoked?: boolean }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Bundles the worker into a temporary directory and serves it with `vars` over wrangler.toml's. */
+export async function serveWorker(vars: Record<string, string>): Promise<ServedWorker> {
+  const outdir = await mkdtemp(path.join(os.tmpdir(), "tmd-worker-"));
+  try {
+    await promisify(execFile)(path.join(projectRoot, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir], {
+      cwd: projectRoot,
+      env: { ...process.env, ...quietWrangler },
+    });
+    const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(projectRoot, "wrangler.toml"));
+    const mf = new Miniflare({
+      ...(workerOptions as object),
+      modules: true,
+      modulesRoot: outdir,
+      scriptPath: path.join(outdir, "index.js"),
+      host: "127.0.0.1",
+      port: 0,
+      bindings: { ...workerOptions.bindings, ...vars },
+    } as MiniflareOptions);
+    const url = await mf.ready;
+    const kv = await mf.getKVNamespace("API_KEYS");
+    return {
+      origin: url.origin,
+      async newApiKey(opts = {}) {
+        const { key, record } = await createApiKey({ name: "e2e", account: "acct_e2e", plan: "free" });
+        await storeApiKey(kv as unknown as KVNamespace, { ...record, revoked: opts.revoked ?? false });
+        return key;
+      },
+      async close() {
+        await mf.dispose();
+        await rm(outdir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await rm(outdir, { recursive: true, force: true });
+    throw err;
+  }
+}
