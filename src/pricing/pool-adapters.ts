@@ -199,7 +199,9 @@ export const poolAdapters: readonly PoolAdapter[] = [
 
 /**
  * DAMM v1 keeps its tokens in shared dynamic vaults, so pricing needs two levels of accounts: the vaults and the pool's
- * vault-LP balances, then the vaults' LP mints: two more reads the first time; then they are known (related accounts).
+ * vault-LP balances (with the Clock sysvar and, for depeg pools, the stake-pool account), then the vaults' LP mints:
+ * two more reads the first time; then they are known (related accounts) and ride in the same batch as the pool.
+ * Time comes from the Clock account read in that batch, never from the server's clock.
  */
 function meteoraDammV1Adapter(): PoolAdapter {
   return {
@@ -221,7 +223,7 @@ function meteoraDammV1Adapter(): PoolAdapter {
       const missingLp = Object.values(second).filter((a) => lookup(a) === undefined);
       if (missingLp.length > 0) return { kind: "needs", addresses: missingLp, related };
       const accounts = Object.fromEntries(Object.entries(related).map(([role, a]) => [role, get(a)])) as Record<keyof typeof related, AccountBytes>;
-      const price = priceFromMeteoraDammV1Pool(pool, accounts, decimalsOf, BigInt(Math.floor(Date.now() / 1000)));
+      const price = priceFromMeteoraDammV1Pool(pool, accounts, decimalsOf);
       return { kind: "priced", price, related };
     },
   };

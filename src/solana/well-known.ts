@@ -46,6 +46,27 @@ export const METEORA_DAMM_V2_PROGRAM_ADDRESS = address("cpamdpZCGKUy5JxQXB4dcpGP
 export const METEORA_DBC_PROGRAM_ADDRESS = address("dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN");
 export const ORCA_WHIRLPOOL_PROGRAM_ADDRESS = address("whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc");
 
+/** Owner of every sysvar account. */
+export const SYSVAR_PROGRAM_ADDRESS = address("Sysvar1111111111111111111111111111111111111");
+/** Clock sysvar: the chain's slot and unix time (what programs read as `Clock::get()`). */
+export const SYSVAR_CLOCK_ADDRESS = address("SysvarC1ock11111111111111111111111111111111");
+
+/** Marinade liquid staking program and its one State account (mSOL price), read by DAMM v1 Marinade depeg pools. */
+export const MARINADE_PROGRAM_ADDRESS = address("MarBmsSgKXdrN1egZf5sqe1TMai9K1rChYNDJgjq7aD");
+export const MARINADE_STATE_ADDRESS = address("8szGkuLTAux9XMgZ2vtY39jVSowEcpBfFfD8hXSEqdGC");
+/** Lido for Solana (Solido) program and its Lido state account (stSOL exchange rate), read by DAMM v1 Lido depeg pools. */
+export const LIDO_PROGRAM_ADDRESS = address("CrX7kMhLC3cSsXJdT7JDgqrRVWGnUpX3gfEfxxU2NVLi");
+export const LIDO_STATE_ADDRESS = address("49Yi1TKkNyYjPAFdR9LBvoHcUjuPX4Df5T5yv39w2XTn");
+/**
+ * Programs that own SPL stake pools (same StakePool layout): the SPL program (Jito, BlazeStake, …) and Sanctum's
+ * single- and multi-validator deployments of it.
+ */
+export const SPL_STAKE_POOL_PROGRAM_ADDRESSES: readonly Address[] = [
+  address("SPoo1Ku8WFXoNDMHPsrGSTSG1Y47rzgn41SLUNakuHy"),
+  address("SP12tWFxD9oJsVWNavTTBZvMbA6gkAmxtVgxdqvyvhY"),
+  address("SPMBzsVUuoHA4Jm6KunbsotaahvVikZs1JyTW6iJvbn"),
+];
+
 /**
  * Associated token account of `owner` for `mint`: PDA([owner, token program, mint]) of the ATA program.
  * The token program is a seed, so a Token-2022 mint needs `TOKEN_2022_PROGRAM_ADDRESS`.

@@ -2,18 +2,21 @@
  * Meteora DAMM v1 (dynamic AMM, program Eo7WjKq6…). Pools hold LP shares of shared dynamic vaults, so
  * pricing reads the two vaults, the pool's two vault-LP token accounts and the two vault LP mints.
  * Curves: constant product, or stable swap (amp, decimal multipliers, optional depeg virtual price).
+ * Time-dependent math (vault profit unlocking, the depeg price cache) runs on the Clock sysvar read with the pool.
  */
 import { address, getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { ratio, type Ratio } from "../pricing/fixed-point";
 import { METEORA_DAMM_V1_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
 import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { decodeClockSysvar, SYSVAR_CLOCK_ADDRESS } from "./clock-sysvar";
 import { VenueDecodeError } from "./errors";
 import { getFieldsDecoder } from "./layout";
 import { decodeMeteoraVault, meteoraVaultAmountByShare, type MeteoraVault } from "./meteora-vault";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
 import { reservePrice, toHumanPrice } from "./pool-price";
 import { decodeMint, readVaultAmount } from "./spl-token";
+import { DEPEG_PRECISION, DEPEG_TYPE, depegStakeAccountAddress, stakePoolVirtualPrice } from "./stake-pool-price";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 
 export { METEORA_DAMM_V1_PROGRAM_ADDRESS };
@@ -33,8 +36,8 @@ export const METEORA_DAMM_V1_DBC_MIGRATION_CONFIGS: readonly Address[] = [
 /** Config indices seen on mainnet pools (3Lxsto… → 29, swap tx 2mHGPXMz); the full set needs a gPA. */
 export const METEORA_DAMM_V1_KNOWN_CONFIG_INDICES: readonly number[] = [29];
 const CONSTANT_PRODUCT = 0;
-/** Depeg pools scale token A by this precision and token B by its virtual price (same precision). */
-const DEPEG_PRECISION = 1_000_000n;
+/** `constants::depeg::BASE_CACHE_EXPIRES`: the stored virtual price is used for 10 minutes after it was cached. */
+export const METEORA_DAMM_V1_BASE_CACHE_EXPIRES_SECONDS = 600n;
 
 export interface MeteoraDammV1Pool {
   readonly tokenAMint: Address;
@@ -50,9 +53,14 @@ export interface MeteoraDammV1Pool {
   readonly amp: bigint;
   readonly tokenAMultiplier: bigint;
   readonly tokenBMultiplier: bigint;
+  /** depeg pools: token B's virtual price (SOL per token × 10⁶) as cached in the pool at `baseCacheUpdated` */
   readonly baseVirtualPrice: bigint;
+  /** unix time the program last cached `baseVirtualPrice` (only a swap refreshes it) */
+  readonly baseCacheUpdated: bigint;
   /** 0 none, 1 Marinade, 2 Lido, 3 SPL stake pool */
   readonly depegType: number;
+  /** the SPL stake pool of an SPL-stake depeg pool (unused by the other types) */
+  readonly stake: Address;
 }
 
 const poolDecoder = getFieldsDecoder({
@@ -63,11 +71,13 @@ const poolDecoder = getFieldsDecoder({
   aVaultLp: [168, getAddressDecoder()],
   bVaultLp: [200, getAddressDecoder()],
   enabled: [233, getBooleanDecoder()],
+  stake: [363, getAddressDecoder()],
   curveType: [874, getU8Decoder()],
   amp: [875, getU64Decoder()],
   tokenAMultiplier: [883, getU64Decoder()],
   tokenBMultiplier: [891, getU64Decoder()],
   baseVirtualPrice: [900, getU64Decoder()],
+  baseCacheUpdated: [908, getU64Decoder()],
   depegType: [916, getU8Decoder()],
 });
 
@@ -125,12 +135,32 @@ export function listMeteoraDammV1PoolCandidates(
   ]);
 }
 
-type VaultRelated = "aVault" | "bVault" | "aVaultLp" | "bVaultLp";
+type VaultRelated = "aVault" | "bVault" | "aVaultLp" | "bVaultLp" | "clock";
 type LpMintRelated = "aVaultLpMint" | "bVaultLpMint";
+/** Depeg pools only: the stake-pool account their virtual price is recomputed from. */
+type DepegRelated = { readonly depegStake?: Address };
 
-/** First read: the two vaults and the pool's vault-LP token accounts. */
-export function requiredAccountsForMeteoraDammV1Pool(pool: MeteoraDammV1Pool): RelatedAddresses<VaultRelated> {
-  return { aVault: pool.aVault, bVault: pool.bVault, aVaultLp: pool.aVaultLp, bVaultLp: pool.bVaultLp };
+/**
+ * First read: the two vaults, the pool's vault-LP token accounts, the Clock sysvar (chain time for the vaults' locked
+ * profit and the depeg cache) and, for a depeg pool, its stake-pool account — all in the same batch as the pool's
+ * other accounts, so the price is computed from one snapshot.
+ */
+export function requiredAccountsForMeteoraDammV1Pool(pool: MeteoraDammV1Pool): RelatedAddresses<VaultRelated> & DepegRelated {
+  const required = { aVault: pool.aVault, bVault: pool.bVault, aVaultLp: pool.aVaultLp, bVaultLp: pool.bVaultLp, clock: SYSVAR_CLOCK_ADDRESS };
+  const depegStake = isDepegPool(pool) ? depegStakeAccountAddress(pool.depegType, pool.stake) : undefined;
+  return depegStake === undefined ? required : { ...required, depegStake };
+}
+
+const isDepegPool = (pool: MeteoraDammV1Pool): boolean => pool.curveType !== CONSTANT_PRODUCT && pool.depegType !== DEPEG_TYPE.none;
+
+/**
+ * Token B's virtual price at chain time `nowSeconds`, as the program sees it in a swap: the cached one until
+ * `baseCacheUpdated + 600 s`, afterwards recomputed from the stake-pool account (`update_base_virtual_price`).
+ */
+export function meteoraDammV1BaseVirtualPrice(pool: MeteoraDammV1Pool, nowSeconds: bigint, stakeAccount: AccountBytes | undefined): bigint {
+  if (nowSeconds <= pool.baseCacheUpdated + METEORA_DAMM_V1_BASE_CACHE_EXPIRES_SECONDS) return pool.baseVirtualPrice;
+  if (!stakeAccount) throw new VenueDecodeError("MeteoraDammV1Pool", "value", "depeg stake-pool account not read");
+  return stakePoolVirtualPrice(pool.depegType, stakeAccount);
 }
 
 /** Second read: the vault LP mints (their supply), named by the decoded vaults. Immutable per vault: cacheable. */
@@ -180,16 +210,16 @@ function stableMarginalPrice(leverage: bigint, x: bigint, y: bigint): Ratio {
 }
 
 /**
- * Spot price B per A at `nowSeconds` (vault profit unlocks over time). Stable pools normalise amounts
- * by the decimal multipliers and, for depeg pools, by the stored base virtual price of token B (the
- * program refreshes it from the stake pool at most every 10 minutes, so it may lag by that much).
+ * Spot price B per A at the chain time of the `clock` account (vault profit unlocks over time). Stable pools normalise
+ * amounts by the decimal multipliers and, for depeg pools, token B by its virtual price: the one cached in the pool
+ * while it is at most 10 minutes old, else recomputed from the `depegStake` account, as the program does in a swap.
  */
 export function priceFromMeteoraDammV1Pool(
   pool: MeteoraDammV1Pool,
-  related: RelatedAccounts<VaultRelated | LpMintRelated>,
+  related: RelatedAccounts<VaultRelated | LpMintRelated> & { readonly depegStake?: AccountBytes },
   decimalsOf: DecimalsOf,
-  nowSeconds: bigint,
 ): PoolPrice {
+  const nowSeconds = decodeClockSysvar(related.clock).unixTimestamp;
   const a = poolTokenAmount(related.aVault, related.aVaultLp, related.aVaultLpMint, pool.tokenAMint, nowSeconds);
   const b = poolTokenAmount(related.bVault, related.bVaultLp, related.bVaultLpMint, pool.tokenBMint, nowSeconds);
   const decimalsA = decimalsOf(pool.tokenAMint);
@@ -198,9 +228,9 @@ export function priceFromMeteoraDammV1Pool(
   if (pool.curveType === CONSTANT_PRODUCT) {
     price = reservePrice("MeteoraDammV1Pool", a, b, decimalsA, decimalsB);
   } else {
-    const depeg = pool.depegType !== 0;
+    const depeg = isDepegPool(pool);
     const scaleA = pool.tokenAMultiplier * (depeg ? DEPEG_PRECISION : 1n);
-    const scaleB = pool.tokenBMultiplier * (depeg ? pool.baseVirtualPrice : 1n);
+    const scaleB = pool.tokenBMultiplier * (depeg ? meteoraDammV1BaseVirtualPrice(pool, nowSeconds, related.depegStake) : 1n);
     if (a === 0n || b === 0n || scaleA === 0n || scaleB === 0n || pool.amp === 0n) {
       throw new VenueDecodeError("MeteoraDammV1Pool", "value", "empty stable pool");
     }
