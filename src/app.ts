@@ -6,18 +6,21 @@ import { limits } from "./limits";
 import { requireApiKey } from "./middleware/auth";
 import { requestDeadline } from "./middleware/request-deadline";
 import { assignRequestId } from "./middleware/request-id";
+import { serverTiming } from "./middleware/server-timing";
 import { healthRoutes } from "./routes/health";
 import { apiV1Routes } from "./routes/api-v1";
 import { rpcRoutes } from "./routes/rpc";
 import type { AppContext } from "./env";
 
 /**
- * The Hono app: request id → URL/body caps → deadline → auth (per sub-app) → routes; one error path renders the envelope.
+ * The Hono app: request id → Server-Timing → URL/body caps → deadline → auth (per sub-app) → routes; one error path
+ * renders the envelope.
  */
 export function buildApp() {
   const app = new Hono<AppContext>();
 
   app.use("*", assignRequestId);
+  app.use("*", serverTiming);
   app.use("*", async (c, next) => {
     if (c.req.url.length > limits.maxUrlLength) throw new ApiError("URI_TOO_LONG", `Request URL longer than ${limits.maxUrlLength} characters`);
     await next();

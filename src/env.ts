@@ -24,5 +24,7 @@ export type AppContext = {
     apiKey: import("./accounts/api-key-record").ApiKeyRecord;
     /** When this request must have answered (middleware/request-deadline.ts). */
     deadline: import("./isolate/deadline").Deadline;
+    /** Stage durations for `Server-Timing` (middleware/server-timing.ts). */
+    timings: import("./http/server-timing").StageTimings;
   };
 };

@@ -41,6 +41,8 @@ export async function authenticate(kv: KVNamespace, presented: string | undefine
 }
 
 export const requireApiKey = createMiddleware<AppContext>(async (c, next) => {
-  c.set("apiKey", await authenticate(c.env.API_KEYS, presentedApiKey(c.req)));
+  const presented = presentedApiKey(c.req);
+  const timings = c.get("timings");
+  c.set("apiKey", await (timings ? timings.time("auth", () => authenticate(c.env.API_KEYS, presented)) : authenticate(c.env.API_KEYS, presented)));
   await next();
 });

@@ -19,6 +19,7 @@ import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error"
 import { BoundedCache, ADDRESS_BYTES } from "../isolate/bounded-cache";
 import type { Deadline } from "../isolate/deadline";
 import { SharedTasks, type TaskOwner } from "../isolate/shared-tasks";
+import { noTimings, type Timings } from "../http/server-timing";
 
 export interface PriceDeps {
   rpc: AccountRpc;
@@ -29,6 +30,8 @@ export interface PriceDeps {
   /** When the calling request must answer: waits on work shared with other requests end by then. */
   deadline?: Deadline;
   now?: () => number;
+  /** Stage durations for the caller's `Server-Timing`. */
+  timings?: Timings;
 }
 
 export interface PriceQuery {
@@ -101,7 +104,12 @@ export async function priceMints(deps: PriceDeps, mints: readonly Address[], que
 /** Misses of the isolate map: the shared cache, then one cold read; on upstream failure, stale records or errors. */
 async function resolveMisses(deps: PriceDeps, misses: Address[], query: PriceQuery, scope: string, now: () => number): Promise<Map<Address, PriceOutcome>> {
   const out = new Map<Address, PriceOutcome>();
-  const shared = await Promise.all(misses.map((m) => deps.cache.fresh(priceCacheKey(scope, m, query.poolId), now())));
+  const timings = deps.timings ?? noTimings;
+  // The shared cache and the misses' candidate pools are independent lookups: both at once. A shared-cache hit wastes
+  // the candidate lookup (isolate memo, Cache API, at most one D1 query), which is cheaper than a serial round trip.
+  const gathering = gatherCandidates(deps, misses, query, now);
+  gathering.catch(() => undefined); // awaited below unless every miss is a hit; never an unhandled rejection
+  const shared = await timings.time("cache", () => Promise.all(misses.map((m) => deps.cache.fresh(priceCacheKey(scope, m, query.poolId), now()))));
   const cold = misses.filter((mint, i) => {
     const hit = shared[i];
     if (hit) out.set(mint, { ok: true, record: hit });
@@ -110,7 +118,7 @@ async function resolveMisses(deps: PriceDeps, misses: Address[], query: PriceQue
   if (cold.length === 0) return out;
 
   try {
-    const fresh = await priceCold(deps, cold, query, now);
+    const fresh = await priceCold(deps, cold, query, now, await gathering);
     for (const [mint, outcome] of fresh) {
       out.set(mint, outcome);
       if (outcome.ok) deps.cache.put(priceCacheKey(scope, mint, query.poolId), outcome.record, deps.waitUntil, now());
@@ -126,27 +134,40 @@ async function resolveMisses(deps: PriceDeps, misses: Address[], query: PriceQue
   return out;
 }
 
-async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, now: () => number): Promise<Map<Address, PriceOutcome>> {
+interface Gathered {
+  adapters: readonly PoolAdapter[];
+  candidatesByMint: Map<Address, Candidate[]>;
+  burnAccounts: Map<Address, Address[]>;
+}
+
+/** Candidate pools of each mint (derived and registered, or the named pool) and its burn accounts, looked up at once. */
+async function gatherCandidates(deps: PriceDeps, mints: Address[], query: PriceQuery, now: () => number): Promise<Gathered> {
+  const timings = deps.timings ?? noTimings;
   const adapters = poolAdapters.filter((a) => !query.venue || venueOfDex[a.dex] === query.venue);
   const candidatesByMint = new Map<Address, Candidate[]>();
+  // The incinerator's ATAs of every mint ride in the first read, like the oracle: market caps use circulating supply.
+  const burns = Promise.all(mints.map(async (mint) => [mint, await burnAccountsOf(mint)] as const));
   if (query.poolId) {
     const pool = query.poolId;
     for (const mint of mints) candidatesByMint.set(mint, [{ pool, adapter: undefined, alsoRead: relatedOfPool.get(pool) ?? [] }]);
   } else {
-    const registered = await registryCandidates(deps.db, mints, now());
-    await Promise.all(
-      mints.map(async (mint) => {
-        const list = [...(await derivedCandidates(mint, deps)), ...(registered.get(mint) ?? [])].filter((c) => c.adapter && adapters.includes(c.adapter));
-        // A registered pool may also be derivable: read and price it once.
-        const seen = new Set<Address>();
-        candidatesByMint.set(mint, list.filter((c) => !seen.has(c.pool) && seen.add(c.pool)));
-      }),
-    );
+    const [registered, derivedLists] = await Promise.all([
+      timings.time("registry", () => registryCandidates(deps.db, mints, now())),
+      timings.time("candidates", () => Promise.all(mints.map((mint) => derivedCandidates(mint, deps)))),
+    ]);
+    mints.forEach((mint, i) => {
+      const list = [...derivedLists[i]!, ...(registered.get(mint) ?? [])].filter((c) => c.adapter && adapters.includes(c.adapter));
+      // A registered pool may also be derivable: read and price it once.
+      const seen = new Set<Address>();
+      candidatesByMint.set(mint, list.filter((c) => !seen.has(c.pool) && seen.add(c.pool)));
+    });
   }
+  return { adapters, candidatesByMint, burnAccounts: new Map(await burns) };
+}
 
-  // The incinerator's ATAs of every mint ride in the first read, like the oracle: market caps use circulating supply.
-  const burnAccounts = new Map(await Promise.all(mints.map(async (mint) => [mint, await burnAccountsOf(mint)] as const)));
-  const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT, ...[...burnAccounts.values()].flat()]);
+async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, now: () => number, gathered: Gathered): Promise<Map<Address, PriceOutcome>> {
+  const { adapters, candidatesByMint, burnAccounts } = gathered;
+  const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT, ...mints.flatMap((m) => burnAccounts.get(m) ?? [])]);
   if (!query.poolId) for (const mint of mints) rememberLearnedRelated(mint, deps.waitUntil);
   const solUsd = solUsdFromOracle(read.lookup(PYTH_SOL_USD_PRICE_ACCOUNT), now()) ?? (await solUsdFromPools(deps, now()));
   if (!solUsd) throw new ApiError("UPSTREAM_UNAVAILABLE", "SOL/USD price is unavailable: oracle stale and no SOL/USDC pool");
@@ -189,18 +210,19 @@ async function readAndEvaluate(deps: PriceDeps, mints: Address[], candidatesByMi
     addresses.push(mint);
     for (const c of list) addresses.push(c.pool, ...c.alsoRead, ...(relatedOfPool.get(c.pool) ?? []));
   }
-  const snapshot = await readAccounts(deps.rpc, addresses, readOptions(deps));
+  const timings = deps.timings ?? noTimings;
+  const snapshot = await timings.time("upstream", () => readAccounts(deps.rpc, addresses, readOptions(deps)));
   const accounts = new Map(snapshot.accounts);
   const lookup: AccountLookup = (a) => accounts.get(a);
   let slot = snapshot.slot;
-  let evaluations = evaluateAll(mints, candidatesByMint, lookup, adapters);
+  let evaluations = timings.timeSync("decode", () => evaluateAll(mints, candidatesByMint, lookup, adapters));
   for (let pass = 1; pass < limits.maxPriceReadPasses; pass++) {
     const needed = [...new Set(evaluations.flatMap((e) => e.needs))].filter((a) => !accounts.has(a));
     if (needed.length === 0) break;
-    const more = await readAccounts(deps.rpc, needed, readOptions(deps));
+    const more = await timings.time("upstream", () => readAccounts(deps.rpc, needed, readOptions(deps)));
     for (const [a, acc] of more.accounts) accounts.set(a, acc);
     slot = Math.min(slot, more.slot);
-    evaluations = evaluateAll(mints, candidatesByMint, lookup, adapters);
+    evaluations = timings.timeSync("decode", () => evaluateAll(mints, candidatesByMint, lookup, adapters));
   }
   return { evaluations, lookup, slot };
 }

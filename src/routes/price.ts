@@ -61,6 +61,7 @@ async function answer(c: Context<AppContext>, venue: VenueId | undefined) {
       waitUntil: (p) => c.executionCtx.waitUntil(p),
       requestId: c.get("requestId"),
       deadline: c.get("deadline"),
+      timings: c.get("timings"),
     },
     mints,
     { venue, poolId },
