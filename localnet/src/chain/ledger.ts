@@ -12,7 +12,7 @@ import { AccountStore } from "./account-store.js";
 import { MAX_PROCESSING_AGE, RENT_EXEMPT_EPOCH, SLOTS_PER_EPOCH } from "./cluster-constants.js";
 import { SYSTEM_PROGRAM_ID } from "./program-ids.js";
 import { blockhashOf, faucetOf, genesisHashOf, identityOf, isSkippedSlot } from "./slot-schedule.js";
-import { COMPUTE_BUDGET_PROGRAM_ID, executeTransfers, type PendingTransaction } from "./system-transfers.js";
+import { COMPUTE_BUDGET_PROGRAM_ID, executeTransaction, type PendingTransaction } from "./transaction-runtime.js";
 
 /** Owner of builtin program accounts. */
 const NATIVE_LOADER_ID = "NativeLoader1111111111111111111111111111111";
@@ -159,7 +159,7 @@ export class Ledger {
     this.faucet = faucetOf(options.seed);
   }
 
-  /** Queues a transfer-only transaction for the next produced slot (a signature already seen is ignored). */
+  /** Queues a submitted transaction for the next produced slot (a signature already seen is ignored). */
   submit(tx: PendingTransaction): void {
     const signature = tx.signatures[0]!;
     if (this.signatureIndex.has(signature) || this.pending.some((p) => p.signatures[0] === signature)) return;
@@ -344,14 +344,17 @@ export class Ledger {
     };
   }
 
-  /** Runs the queued submitted transactions at `slot`, after the world's; those that cannot pay their fee are dropped. */
+  /**
+   * Runs the queued submitted transactions at `slot`, after the world's; those that cannot pay their fee (or meet state
+   * the runtime does not model) are dropped.
+   */
   private executePending(slot: number): TxRecord[] {
     const out: TxRecord[] = [];
     for (const tx of this.pending.splice(0)) {
-      const executed = executeTransfers(tx, (pubkey) => this.accounts.get(pubkey, slot));
-      if (!executed) continue;
-      for (const [pubkey, state] of executed.writes) this.accounts.set(pubkey, slot, state);
-      out.push(executed.record);
+      const outcome = executeTransaction(tx, (pubkey) => this.accounts.get(pubkey, slot));
+      if (outcome.kind !== "executed") continue;
+      for (const [pubkey, state] of outcome.writes) this.accounts.set(pubkey, slot, state);
+      out.push(outcome.record);
     }
     return out;
   }

@@ -1,122 +1,107 @@
 /**
- * The transactions the localnet executes besides its world's: System Program transfers (what `requestAirdrop` and a
- * wallet's SOL transfer are), with Compute Budget instructions accepted and ignored. Execution follows the runtime's
- * outline: the fee (5,000 lamports per signature) is charged first; a failing instruction undoes the transfers and
- * leaves the fee charged, with the System Program's error and log lines.
+ * The System Program as the localnet's runtime runs it. A transaction may call `Transfer` (what `requestAirdrop` and a
+ * wallet's SOL transfer are); `CreateAccount`, `Allocate` and `Assign` run only as cross-program invocations (the
+ * associated token account program creating an account). Errors and log lines are Agave's system processor's.
  */
-import { LAMPORTS_PER_SIGNATURE, RENT_EXEMPT_EPOCH } from "./cluster-constants.js";
-import { SYSTEM_PROGRAM_ID } from "./program-ids.js";
-import type { AccountState, Pubkey, TxMessage, TxRecord } from "./types.js";
+import { RENT_EXEMPT_EPOCH } from "./cluster-constants.js";
+import { encodeBase58 } from "./base58.js";
+import type { InstructionErrorKind, Invocation, Program } from "./transaction-runtime.js";
 
-export const COMPUTE_BUDGET_PROGRAM_ID = "ComputeBudget111111111111111111111111111111";
-/** System Program instruction index of Transfer, and SystemError::ResultWithNegativeLamports (Custom 1). */
-const SYSTEM_TRANSFER = 2;
+/** SystemInstruction indexes, and SystemError codes (Custom). */
+const CREATE_ACCOUNT = 0;
+const ASSIGN = 1;
+const TRANSFER = 2;
+const ALLOCATE = 8;
+const ACCOUNT_ALREADY_IN_USE = 0;
 const RESULT_WITH_NEGATIVE_LAMPORTS = 1;
-/** Compute units a System transfer / a Compute Budget instruction costs (the builtins' default costs). */
-const SYSTEM_UNITS = 150n;
-const COMPUTE_BUDGET_UNITS = 150n;
+/** Compute units of any System instruction (the builtin's default cost). */
+const SYSTEM_UNITS = 150;
+const SYSTEM_PROGRAM_ID = "11111111111111111111111111111111";
 
-/** A transaction accepted by sendTransaction (or made by requestAirdrop), executed in the next produced slot. */
-export interface PendingTransaction {
-  signatures: string[];
-  message: TxMessage;
-  version: "legacy" | 0;
+const inUse = (key: string) => `account Address { address: ${key}, base: None } already in use`;
+
+/** Moves `lamports` from account index `from` to `to`, as `system_processor::transfer` (signer, data, balance checks). */
+function transfer(inv: Invocation, from: number, to: number, lamports: bigint): InstructionErrorKind | null {
+  const source = inv.account(from);
+  if (!inv.isSigner(from)) {
+    inv.logRaw(`Transfer: \`from\` account ${inv.key(from)} must sign`);
+    return "MissingRequiredSignature";
+  }
+  if (source && source.data.length > 0) {
+    inv.logRaw("Transfer: `from` must not carry data");
+    return "InvalidArgument";
+  }
+  const balance = source?.lamports ?? 0n;
+  if (balance < lamports) {
+    inv.logRaw(`Transfer: insufficient lamports ${balance}, need ${lamports}`);
+    return { Custom: RESULT_WITH_NEGATIVE_LAMPORTS };
+  }
+  if (lamports === 0n || from === to) return null;
+  inv.write(from, { ...source!, lamports: balance - lamports });
+  const target = inv.account(to) ?? emptyAccount();
+  inv.write(to, { ...target, lamports: target.lamports + lamports });
+  return null;
 }
 
-interface Transfer {
-  from: number;
-  to: number;
-  lamports: bigint;
+function emptyAccount() {
+  return { lamports: 0n, owner: SYSTEM_PROGRAM_ID, data: new Uint8Array(0), executable: false, rentEpoch: RENT_EXEMPT_EPOCH };
 }
 
-/** Each instruction as a transfer (or null for Compute Budget), or the index of the first one the localnet cannot run. */
-export function transferPlan(message: TxMessage): { ok: true; steps: (Transfer | null)[] } | { ok: false; index: number } {
-  const steps: (Transfer | null)[] = [];
-  for (const [index, ix] of message.instructions.entries()) {
-    const program = message.accountKeys[ix.programIdIndex];
-    if (program === COMPUTE_BUDGET_PROGRAM_ID) {
-      steps.push(null);
-      continue;
-    }
-    const data = ix.data;
-    if (program !== SYSTEM_PROGRAM_ID || data.length !== 12 || ix.accounts.length < 2) return { ok: false, index };
+function allocate(inv: Invocation, index: number, space: bigint, label: string): InstructionErrorKind | null {
+  const state = inv.account(index) ?? emptyAccount();
+  if (state.data.length > 0 || state.owner !== SYSTEM_PROGRAM_ID) {
+    inv.logRaw(`${label}: ${inUse(inv.key(index))}`);
+    return { Custom: ACCOUNT_ALREADY_IN_USE };
+  }
+  if (!inv.isSigner(index)) {
+    inv.logRaw(`${label}: 'to' account ${inv.key(index)} must sign`);
+    return "MissingRequiredSignature";
+  }
+  inv.write(index, { ...state, data: new Uint8Array(Number(space)) });
+  return null;
+}
+
+function assign(inv: Invocation, index: number, owner: string): InstructionErrorKind | null {
+  const state = inv.account(index) ?? emptyAccount();
+  if (state.owner === owner) return null;
+  if (!inv.isSigner(index)) {
+    inv.logRaw(`Assign: account ${inv.key(index)} must sign`);
+    return "MissingRequiredSignature";
+  }
+  inv.write(index, { ...state, owner });
+  return null;
+}
+
+export const systemProgram: Program = {
+  bpf: false,
+  accepts: (ix) => ix.data.length === 12 && ix.accounts.length >= 2 && new DataView(ix.data.buffer, ix.data.byteOffset).getUint32(0, true) === TRANSFER,
+  run(inv) {
+    inv.consume(SYSTEM_UNITS);
+    const { data, accounts } = inv;
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    if (view.getUint32(0, true) !== SYSTEM_TRANSFER) return { ok: false, index };
-    steps.push({ from: ix.accounts[0]!, to: ix.accounts[1]!, lamports: view.getBigUint64(4, true) });
-  }
-  return { ok: true, steps };
-}
-
-export interface Execution {
-  record: TxRecord;
-  /** Accounts to write (null = delete: a system account drained to 0). */
-  writes: [Pubkey, AccountState | null][];
-}
-
-/**
- * Runs `tx` against `read` (the bank's accounts). Undefined when it cannot be included at all (not a transfer-only
- * transaction, or a fee payer that cannot pay the fee: the runtime drops those without a trace).
- */
-export function executeTransfers(tx: PendingTransaction, read: (pubkey: Pubkey) => AccountState | undefined): Execution | undefined {
-  const plan = transferPlan(tx.message);
-  if (!plan.ok) return undefined;
-  const keys = tx.message.accountKeys;
-  const pre = keys.map((key) => read(key)?.lamports ?? 0n);
-  const fee = BigInt(LAMPORTS_PER_SIGNATURE * tx.message.header.numRequiredSignatures);
-  if (pre[0]! < fee) return undefined;
-  let post = pre.slice();
-  post[0]! -= fee;
-  const afterFee = post.slice();
-  const logs: string[] = [];
-  let units = 0n;
-  let err: TxRecord["meta"]["err"] = null;
-  for (const [index, step] of plan.steps.entries()) {
-    const program = keys[tx.message.instructions[index]!.programIdIndex]!;
-    logs.push(`Program ${program} invoke [1]`);
-    if (step === null) {
-      units += COMPUTE_BUDGET_UNITS;
-      logs.push(`Program ${program} success`);
-      continue;
+    if (data.length < 4) return "InvalidInstructionData";
+    switch (view.getUint32(0, true)) {
+      case TRANSFER:
+        if (data.length !== 12) return "InvalidInstructionData";
+        return transfer(inv, accounts[0]!, accounts[1]!, view.getBigUint64(4, true));
+      case CREATE_ACCOUNT: {
+        if (data.length !== 52) return "InvalidInstructionData";
+        const [from, to] = accounts as [number, number];
+        if ((inv.account(to)?.lamports ?? 0n) > 0n) {
+          inv.logRaw(`Create Account: ${inUse(inv.key(to))}`);
+          return { Custom: ACCOUNT_ALREADY_IN_USE };
+        }
+        const owner = encodeBase58(data.subarray(20, 52));
+        return allocate(inv, to, view.getBigUint64(12, true), "Create Account") ?? assign(inv, to, owner) ?? transfer(inv, from, to, view.getBigUint64(4, true));
+      }
+      case ALLOCATE:
+        if (data.length !== 12) return "InvalidInstructionData";
+        return allocate(inv, accounts[0]!, view.getBigUint64(4, true), "Allocate");
+      case ASSIGN:
+        if (data.length !== 36) return "InvalidInstructionData";
+        return assign(inv, accounts[0]!, encodeBase58(data.subarray(4, 36)));
+      default:
+        return "InvalidInstructionData";
     }
-    units += SYSTEM_UNITS;
-    if (step.from >= tx.message.header.numRequiredSignatures) {
-      logs.push(`Program ${program} failed: missing required signature for instruction`);
-      err = { InstructionError: [index, "MissingRequiredSignature"] };
-      break;
-    }
-    if (post[step.from]! < step.lamports) {
-      logs.push(`Transfer: insufficient lamports ${post[step.from]}, need ${step.lamports}`);
-      logs.push(`Program ${program} failed: custom program error: 0x${RESULT_WITH_NEGATIVE_LAMPORTS.toString(16)}`);
-      err = { InstructionError: [index, { Custom: RESULT_WITH_NEGATIVE_LAMPORTS }] };
-      break;
-    }
-    post[step.from]! -= step.lamports;
-    post[step.to]! += step.lamports;
-    logs.push(`Program ${program} success`);
-  }
-  if (err !== null) post = afterFee;
-  const writes: [Pubkey, AccountState | null][] = [];
-  keys.forEach((key, i) => {
-    if (post[i] === pre[i] || writes.some(([k]) => k === key)) return;
-    const state = read(key) ?? { lamports: 0n, owner: SYSTEM_PROGRAM_ID, data: new Uint8Array(0), executable: false, rentEpoch: RENT_EXEMPT_EPOCH };
-    const drained = post[i] === 0n && state.owner === SYSTEM_PROGRAM_ID && state.data.length === 0;
-    writes.push([key, drained ? null : { ...state, lamports: post[i]! }]);
-  });
-  const record: TxRecord = {
-    signatures: tx.signatures,
-    message: tx.message,
-    version: tx.version,
-    meta: {
-      err,
-      fee,
-      preBalances: pre,
-      postBalances: post,
-      preTokenBalances: [],
-      postTokenBalances: [],
-      innerInstructions: [],
-      logMessages: logs,
-      computeUnitsConsumed: units,
-    },
-  };
-  return { record, writes };
-}
+  },
+};

@@ -6,7 +6,7 @@
 import { TextDecoder } from "node:util";
 import { encodeBase58, encodeKey } from "../../chain/base58.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, isTokenProgram, MEMO_PROGRAM_IDS, SYSTEM_PROGRAM_ID } from "../../chain/program-ids.js";
-import { uiTokenAmount } from "./token-amount.js";
+import { uiTokenAmount } from "../../chain/token-amount.js";
 
 type Info = Record<string, unknown>;
 type Parsed = { type: string; info: Info } | string;
@@ -64,6 +64,28 @@ function withSigners(info: Info, lastNonSigner: number, keys: string[], single: 
   return info;
 }
 
+/** Agave's UiExtensionType names, by Token-2022 ExtensionType (u16). */
+const EXTENSION_TYPE_NAMES = [
+  "uninitialized", "transferFeeConfig", "transferFeeAmount", "mintCloseAuthority", "confidentialTransferMint",
+  "confidentialTransferAccount", "defaultAccountState", "immutableOwner", "memoTransfer", "nonTransferable",
+  "interestBearingConfig", "cpiGuard", "permanentDelegate", "nonTransferableAccount", "transferHook", "transferHookAccount",
+  "confidentialTransferFeeConfig", "confidentialTransferFeeAmount", "metadataPointer", "tokenMetadata", "groupPointer",
+  "tokenGroup", "groupMemberPointer", "tokenGroupMember", "confidentialMintBurn", "scaledUiAmountConfig", "pausableConfig",
+  "pausableAccount",
+];
+
+/** GetAccountDataSize: `{mint}`, plus `extensionTypes` when the instruction lists any (u16 each after the tag). */
+function parseGetAccountDataSize(d: Data, keys: string[]): Parsed | undefined {
+  if (keys.length < 1 || d.bytes.length % 2 !== 1) return undefined;
+  const names: string[] = [];
+  for (let at = 1; at < d.bytes.length; at += 2) {
+    const name = EXTENSION_TYPE_NAMES[d.bytes[at]! | (d.bytes[at + 1]! << 8)];
+    if (name === undefined) return undefined;
+    names.push(name);
+  }
+  return { type: "getAccountDataSize", info: names.length > 0 ? { mint: keys[0], extensionTypes: names } : { mint: keys[0] } };
+}
+
 function parseToken(d: Data, keys: string[]): Parsed | undefined {
   if (!d.has(1)) return undefined;
   const amount = () => d.u64(1);
@@ -114,6 +136,10 @@ function parseToken(d: Data, keys: string[]): Parsed | undefined {
       return keys.length >= 1 ? { type: "syncNative", info: { account: keys[0] } } : undefined;
     case 18:
       return keys.length >= 2 && d.has(33) ? { type: "initializeAccount3", info: { account: keys[0], mint: keys[1], owner: d.key(1) } } : undefined;
+    case 21:
+      return parseGetAccountDataSize(d, keys);
+    case 22:
+      return keys.length >= 1 ? { type: "initializeImmutableOwner", info: { account: keys[0] } } : undefined;
     default:
       return undefined;
   }

@@ -10,7 +10,7 @@
 import { encodeKey } from "../../chain/base58.js";
 import { TOKEN_2022_PROGRAM_ID } from "../../chain/program-ids.js";
 import { u64 } from "../json-serialize.js";
-import { uiTokenAmount } from "./token-amount.js";
+import { uiTokenAmount } from "../../chain/token-amount.js";
 
 export interface ParsedAccountJson {
   program: string;

@@ -7,7 +7,7 @@ import type { Ledger } from "../../chain/ledger.js";
 import { isTokenProgram, NATIVE_MINT, TOKEN_PROGRAM_ID } from "../../chain/program-ids.js";
 import type { AccountState, Pubkey } from "../../chain/types.js";
 import { mintDecimals, parseTokenAccountData, tokenAccountMint } from "../encoding/spl-token-parser.js";
-import { uiTokenAmount } from "../encoding/token-amount.js";
+import { uiTokenAmount } from "../../chain/token-amount.js";
 import type { MethodTable } from "../json-rpc.js";
 import { commitmentParam, parse, positional, readConfig, readString, SerdeError, verifyPubkey } from "../params.js";
 import { invalidParams } from "../rpc-error.js";

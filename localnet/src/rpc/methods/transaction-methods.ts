@@ -1,7 +1,8 @@
 /**
  * Transaction methods: getTransaction, getSignaturesForAddress, getSignatureStatuses, getFeeForMessage, requestAirdrop,
- * and sendTransaction / simulateTransaction. Submitted System Program transfers (with Compute Budget instructions) are
- * checked like Agave's preflight (signatures, blockhash, a dry run) and executed in the next produced slot, as
+ * and sendTransaction / simulateTransaction. Submitted transactions the runtime can execute (System transfers, SPL Token /
+ * Token-2022 transfers, associated token account creation, Compute Budget: see chain/transaction-runtime.ts) are checked
+ * like Agave's preflight (signatures, blockhash, fee payer, a dry run) and executed in the next produced slot, as
  * requestAirdrop's faucet transfer is; any other submitted transaction is decoded, checked and refused: never executed.
  */
 import { decodeBase58, encodeBase58 } from "../../chain/base58.js";
@@ -11,7 +12,14 @@ import type { TxRecord } from "../../chain/types.js";
 import { encodeTransactionWithMeta, TRANSACTION_ENCODINGS } from "../encoding/transaction-encoding.js";
 import { readWireMessage, readWireTransaction, readWireTransactionFull, type WireMessageSummary, type WireTransaction } from "../encoding/transaction-wire.js";
 import { createPublicKey, randomBytes, verify } from "node:crypto";
-import { executeTransfers, transferPlan, type PendingTransaction } from "../../chain/system-transfers.js";
+import {
+  executeTransaction,
+  instructionErrorText,
+  LOAD_ERROR_TEXT,
+  unsupportedInstruction,
+  type Outcome,
+  type PendingTransaction,
+} from "../../chain/transaction-runtime.js";
 import { SYSTEM_PROGRAM_ID } from "../../chain/program-ids.js";
 import type { MethodTable } from "../json-rpc.js";
 import {
@@ -112,36 +120,48 @@ const signatureVerificationFailure = () => new RpcError(-32003, "Transaction sig
 export function transactionMethods(ctx: RpcContext): MethodTable {
   const { ledger } = ctx;
 
-  /** Why a submitted transaction cannot run here, as Agave's TransactionError JSON and message. */
-  function preflight(message: WireMessageSummary, replaceBlockhash: boolean): { err: unknown; text: string } {
+  /** The localnet's refusal of an instruction it does not execute, as an Agave TransactionError and its message. */
+  const refusal = (index: number) => ({
+    err: { InstructionError: [index, "UnsupportedProgramId"] },
+    text: `Error processing Instruction ${index}: Unsupported program id`,
+  });
+
+  /** Why a submitted transaction the runtime cannot execute is refused, as Agave's TransactionError JSON and message. */
+  function preflight(message: WireMessageSummary, replaceBlockhash: boolean, full: WireTransaction | undefined): { err: unknown; text: string } {
     const blockhash = encodeBase58(message.recentBlockhash);
     if (!replaceBlockhash && !ledger.isBlockhashValid(blockhash, ledger.slotAt("processed"))) {
       return { err: "BlockhashNotFound", text: "Blockhash not found" };
     }
     const feePayer = message.accountKeys[0] && ledger.accounts.get(encodeBase58(message.accountKeys[0]), ledger.slotAt("processed"));
-    if (!feePayer || feePayer.lamports === 0n) {
-      return { err: "AccountNotFound", text: "Attempt to debit an account but found no record of a prior credit." };
-    }
-    return { err: { InstructionError: [0, "UnsupportedProgramId"] }, text: "Error processing Instruction 0: Unsupported program id" };
+    if (!feePayer || feePayer.lamports === 0n) return { err: "AccountNotFound", text: LOAD_ERROR_TEXT.AccountNotFound };
+    return refusal(full && full.message.lookups === 0 ? Math.max(0, unsupportedInstruction(pendingOf(full).message)) : 0);
   }
 
   /**
-   * A simulation result for a transaction that did not run. Failures before execution (BlockhashNotFound,
-   * AccountNotFound for the fee payer) carry no logs, as on Agave; the localnet's refusal of an instruction it does not
-   * execute says why in its one log line.
+   * A simulation result for a transaction that did not run. Failures before execution (BlockhashNotFound, the fee
+   * payer's AccountNotFound / InsufficientFundsForFee) carry no logs, as on Agave; the localnet's refusal of an
+   * instruction it does not execute says why in its one log line.
    */
   function simulationValue(err: unknown) {
     const refused = typeof err === "object" && err !== null && "InstructionError" in err;
     return {
       err,
-      logs: refused ? ["localnet: only System Program transfers are executed"] : [],
+      logs: refused ? ["localnet: only System transfers, SPL Token / Token-2022 transfers and associated token account creation are executed"] : [],
       accounts: null,
       unitsConsumed: 0,
       returnData: null,
       innerInstructions: null,
-      replacementBlockhash: null,
+      replacementBlockhash: null as { blockhash: string; lastValidBlockHeight: number } | null,
       loadedAccountsDataSize: 0,
     };
+  }
+
+  /** The simulation result of a dry run (an executed record carries its logs and units). */
+  function outcomeValue(outcome: Outcome) {
+    if (outcome.kind === "unsupported") return simulationValue(refusal(outcome.index).err);
+    if (outcome.kind === "dropped") return simulationValue(outcome.err);
+    const { meta } = outcome.record;
+    return { ...simulationValue(meta.err), logs: meta.logMessages, unitsConsumed: Number(meta.computeUnitsConsumed) };
   }
 
   function submitted(params: unknown) {
@@ -161,16 +181,15 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
   }
 
   /**
-   * A submitted transaction the localnet can execute (System transfers, Compute Budget), with its dry run against the
-   * processed bank; undefined for anything else (refused as before: never executed).
+   * A submitted transaction made only of instructions the runtime executes, with its dry run against the processed
+   * bank; undefined for anything else (refused: never executed).
    */
   function executable(full: WireTransaction | undefined) {
     if (!full || full.message.lookups > 0) return undefined;
     const pending = pendingOf(full);
-    const plan = transferPlan(pending.message);
-    if (!plan.ok || !plan.steps.some((step) => step !== null)) return undefined;
+    if (unsupportedInstruction(pending.message) >= 0) return undefined;
     const slot = ledger.slotAt("processed");
-    return { pending, full, dryRun: executeTransfers(pending, (pubkey) => ledger.accounts.get(pubkey, slot)) };
+    return { pending, full, dryRun: executeTransaction(pending, (pubkey) => ledger.accounts.get(pubkey, slot)) };
   }
 
   return {
@@ -279,7 +298,7 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
       bankSlot(ctx, preflightCommitment, minContextSlot);
       const run = executable(full);
       if (!run) {
-        const { err, text } = preflight(message, false);
+        const { err, text } = preflight(message, false, full);
         throw sendTransactionPreflightFailure(`Transaction simulation failed: ${text}`, simulationValue(err));
       }
       const signed = signaturesVerify(run.full);
@@ -289,19 +308,21 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
         if (!signed) throw signatureVerificationFailure();
         const blockhashOk = ledger.isBlockhashValid(run.pending.message.recentBlockhash, ledger.slotAt("processed"));
         if (!blockhashOk) throw sendTransactionPreflightFailure("Transaction simulation failed: Blockhash not found", simulationValue("BlockhashNotFound"));
-        const record = run.dryRun?.record;
-        if (!record) {
-          const text = "Attempt to debit an account but found no record of a prior credit.";
-          throw sendTransactionPreflightFailure(`Transaction simulation failed: ${text}`, simulationValue("AccountNotFound"));
+        const { dryRun } = run;
+        if (dryRun.kind === "unsupported") {
+          throw sendTransactionPreflightFailure(`Transaction simulation failed: ${refusal(dryRun.index).text}`, outcomeValue(dryRun));
         }
-        if (record.meta.err !== null) {
-          const [index, detail] = (record.meta.err as { InstructionError: [number, unknown] }).InstructionError;
-          const why = detail === "MissingRequiredSignature" ? "missing required signature for instruction" : "custom program error: 0x1";
-          throw sendTransactionPreflightFailure(`Transaction simulation failed: Error processing Instruction ${index}: ${why}`, {
-            ...simulationValue(record.meta.err),
-            logs: record.meta.logMessages,
-            unitsConsumed: Number(record.meta.computeUnitsConsumed),
-          });
+        // A fee payer that cannot pay fails before execution: Agave's TransactionError, no logs.
+        if (dryRun.kind === "dropped") {
+          throw sendTransactionPreflightFailure(`Transaction simulation failed: ${LOAD_ERROR_TEXT[dryRun.err]}`, outcomeValue(dryRun));
+        }
+        const { err } = dryRun.record.meta;
+        if (err !== null) {
+          const [index, detail] = (err as { InstructionError: [number, Parameters<typeof instructionErrorText>[0]] }).InstructionError;
+          throw sendTransactionPreflightFailure(
+            `Transaction simulation failed: Error processing Instruction ${index}: ${instructionErrorText(detail)}`,
+            outcomeValue(dryRun),
+          );
         }
       }
       ledger.submit(run.pending);
@@ -313,12 +334,8 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
       const replace = parse(() => field(config, "replaceRecentBlockhash", readBool)) ?? false;
       const slot = bankSlot(ctx, flattenedCommitment(config), parse(() => field(config, "minContextSlot", readUnsigned)));
       const run = executable(full);
-      const { err } = preflight(message, replace);
-      if (run?.dryRun && err !== "BlockhashNotFound") {
-        const { meta } = run.dryRun.record;
-        return withContext(slot, { ...simulationValue(meta.err), logs: meta.logMessages, unitsConsumed: Number(meta.computeUnitsConsumed) });
-      }
-      return withContext(slot, simulationValue(err));
+      const { err } = preflight(message, replace, full);
+      return withContext(slot, run && err !== "BlockhashNotFound" ? outcomeValue(run.dryRun) : simulationValue(err));
     },
 
     requestAirdrop(params) {
