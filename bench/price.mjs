@@ -40,9 +40,19 @@ await probeRes.arrayBuffer();
 const probeId = probeRes.headers.get("x-request-id");
 const probe = await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${probeId}`)).json();
 const gmaBody = probe.lastBody;
-const cold = await timeLoop(async () => (await fetch(`${COLD_BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers })).arrayBuffer());
+// Each cold answer's Server-Timing (stage → ms): the worker's own view of where the time went.
+const stageSamples = new Map();
+const cold = await timeLoop(async () => {
+  const res = await fetch(`${COLD_BASE_URL}/api/v1/price?ca=${pick.mint}`, { headers });
+  await res.arrayBuffer();
+  const stages = Object.fromEntries((res.headers.get("server-timing") ?? "").split(",").map((e) => e.trim().split(";")).map(([name, ...ps]) => [name, Number((ps.find((q) => q.startsWith("dur=")) ?? "dur=NaN").slice(4))]));
+  stages["total − upstream"] = stages.total - (stages.upstream ?? 0);
+  for (const [name, v] of Object.entries(stages)) (stageSamples.get(name) ?? stageSamples.set(name, []).get(name)).push(v);
+});
 const direct = await timeLoop(async () => (await fetch(LOCALNET_URL, { method: "POST", headers: { "content-type": "application/json" }, body: gmaBody })).arrayBuffer());
 console.log(`cold price p50 ${ms(cold.p50)} p99 ${ms(cold.p99)}   the same getMultipleAccounts sent directly (${probe.accounts} addresses, ${probe.requests} request) p50 ${ms(direct.p50)} p99 ${ms(direct.p99)}   ratio p50 ${(cold.p50 / direct.p50).toFixed(2)}x`);
+const breakdown = [...stageSamples].map(([name, v]) => `${name} ${percentile(v.sort((a, b) => a - b), 50).toFixed(2)}`).join(", ");
+console.log(`cold path breakdown, Server-Timing p50 (ms): ${breakdown}; client-side p50 beyond the direct call ${ms(cold.p50 - direct.p50)}`);
 
 if (process.env.COLD_ONLY) process.exit(0);
 
