@@ -350,3 +350,40 @@ describe("a fee payer that cannot pay the fee", () => {
     expect(await connection.getTransaction(skipped.result as string, { commitment: "confirmed", maxSupportedTransactionVersion: 0 })).toBeNull();
   });
 });
+
+describe("simulateTransaction: sigVerify and replaceRecentBlockhash (Agave 2.x)", () => {
+  const simulate = (text: string, config: Record<string, unknown>) => call(net.rpcUrl, "simulateTransaction", [text, { encoding: "base64", ...config }]);
+  const transfer = () => SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: stranger.publicKey, lamports: 1_000 });
+
+  it("sigVerify: a good signature simulates; a bad one is -32003 Transaction signature verification failure", async () => {
+    const text = await wire([payer], transfer());
+    expect((await simulate(text, { sigVerify: true, commitment: "processed" })).result.value).toMatchObject({ err: null, unitsConsumed: 150 });
+    const forged = Buffer.from(text, "base64");
+    forged[1] = forged[1]! ^ 0xff; // first signature byte
+    expect((await simulate(forged.toString("base64"), { sigVerify: true, commitment: "processed" })).error).toEqual({
+      code: -32003,
+      message: "Transaction signature verification failure",
+    });
+    // Without sigVerify the signature is not looked at
+    expect((await simulate(forged.toString("base64"), { commitment: "processed" })).result.value.err).toBeNull();
+  });
+
+  it("replaceRecentBlockhash: an unknown blockhash is replaced by the bank's, answered as replacementBlockhash", async () => {
+    const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: Keypair.generate().publicKey.toBase58() }).add(transfer());
+    tx.sign(payer);
+    const text = tx.serialize().toString("base64");
+    expect((await simulate(text, { commitment: "confirmed" })).result.value).toMatchObject({ err: "BlockhashNotFound", replacementBlockhash: null });
+    const replaced = await simulate(text, { commitment: "confirmed", replaceRecentBlockhash: true });
+    const latest = await call(net.rpcUrl, "getLatestBlockhash", [{ commitment: "confirmed" }]);
+    expect(replaced.result.context.slot).toBe(latest.result.context.slot);
+    expect(replaced.result.value).toMatchObject({ err: null, replacementBlockhash: latest.result.value });
+  });
+
+  it("sigVerify with replaceRecentBlockhash is -32602, as Agave", async () => {
+    const text = await wire([payer], transfer());
+    expect((await simulate(text, { sigVerify: true, replaceRecentBlockhash: true })).error).toEqual({
+      code: -32602,
+      message: "sigVerify may not be used with replaceRecentBlockhash",
+    });
+  });
+});

@@ -6,7 +6,7 @@
  * requestAirdrop's faucet transfer is; any other submitted transaction is decoded, checked and refused: never executed.
  */
 import { decodeBase58, encodeBase58 } from "../../chain/base58.js";
-import { LAMPORTS_PER_SIGNATURE } from "../../chain/cluster-constants.js";
+import { LAMPORTS_PER_SIGNATURE, MAX_PROCESSING_AGE } from "../../chain/cluster-constants.js";
 import { MEMO_PROGRAM_IDS } from "../../chain/program-ids.js";
 import type { TxRecord } from "../../chain/types.js";
 import { encodeTransactionWithMeta, TRANSACTION_ENCODINGS } from "../encoding/transaction-encoding.js";
@@ -332,10 +332,20 @@ export function transactionMethods(ctx: RpcContext): MethodTable {
     simulateTransaction(params) {
       const { message, config, full } = submitted(params);
       const replace = parse(() => field(config, "replaceRecentBlockhash", readBool)) ?? false;
+      const sigVerify = parse(() => field(config, "sigVerify", readBool)) ?? false;
       const slot = bankSlot(ctx, flattenedCommitment(config), parse(() => field(config, "minContextSlot", readUnsigned)));
+      // As Agave 2.x: the bank first, then the flags' collision, the blockhash replacement, sigverify (-32003).
+      let replacementBlockhash: { blockhash: string; lastValidBlockHeight: number } | null = null;
+      if (replace) {
+        if (sigVerify) throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
+        const bank = ledger.getBlock(slot)!;
+        replacementBlockhash = { blockhash: bank.blockhash, lastValidBlockHeight: bank.blockHeight + MAX_PROCESSING_AGE };
+      }
+      if (sigVerify && !(full && signaturesVerify(full))) throw signatureVerificationFailure();
       const run = executable(full);
       const { err } = preflight(message, replace, full);
-      return withContext(slot, run && err !== "BlockhashNotFound" ? outcomeValue(run.dryRun) : simulationValue(err));
+      const value = run && err !== "BlockhashNotFound" ? outcomeValue(run.dryRun) : simulationValue(err);
+      return withContext(slot, { ...value, replacementBlockhash });
     },
 
     requestAirdrop(params) {
