@@ -307,9 +307,17 @@ describe("node", () => {
 
   it("getMinimumBalanceForRentExemption, getSupply, getRecentPrioritizationFees, getTransactionCount", async () => {
     expect(await rpc.getMinimumBalanceForRentExemption(165n).send()).toBe(2_039_280n);
+    // Supply: the genesis foundation account is the non-circulating part, listed unless excluded (Agave's shape)
     const supply = await rpc.getSupply().send();
-    expect(supply.value.total).toBe(supply.value.circulating);
-    expect(supply.value.total).toBeGreaterThan(40_000_000_000n);
+    const foundation = chain.net.ledger.nonCirculatingAccounts[0]!;
+    const foundationLamports = (await rpc.getBalance(address(foundation)).send()).value;
+    expect(supply.value.nonCirculating).toBe(foundationLamports);
+    expect(foundationLamports).toBe(50_000_000_000_000_000n);
+    expect(supply.value.total).toBe(supply.value.circulating + supply.value.nonCirculating);
+    expect(supply.value.circulating).toBeGreaterThan(40_000_000_000n);
+    expect(supply.value.nonCirculatingAccounts).toEqual([foundation]);
+    const excluded = await rpc.getSupply({ excludeNonCirculatingAccountsList: true }).send();
+    expect(excluded.value).toMatchObject({ total: supply.value.total, nonCirculating: foundationLamports, nonCirculatingAccounts: [] });
     const fees = await rpc.getRecentPrioritizationFees().send();
     expect(fees.length).toBeGreaterThan(0);
     expect(fees.every((f) => f.prioritizationFee === 0n)).toBe(true);

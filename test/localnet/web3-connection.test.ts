@@ -142,7 +142,9 @@ describe("transactions and node", () => {
     expect((await raw("getIdentity", [])).result.identity).toBe(chain.net.ledger.identity);
     expect(await connection.getMinimumBalanceForRentExemption(82)).toBe(1_461_600);
     const supply = await connection.getSupply();
-    expect(supply.value.nonCirculating).toBe(0);
+    expect(supply.value.nonCirculating).toBe(50_000_000 * LAMPORTS_PER_SOL);
+    expect(supply.value.nonCirculatingAccounts.map((key) => key.toBase58())).toEqual([...chain.net.ledger.nonCirculatingAccounts]);
+    expect(supply.value.circulating).toBe(supply.value.total - supply.value.nonCirculating);
     expect((await connection.getRecentPrioritizationFees()).length).toBeGreaterThan(0);
     expect(await connection.getTransactionCount()).toBe(chain.net.ledger.transactionCountAt(chain.net.ledger.slotAt("finalized")));
     expect(await connection.getSlotLeader()).toBe(chain.net.ledger.identity);

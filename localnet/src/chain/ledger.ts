@@ -11,7 +11,7 @@
 import { AccountStore } from "./account-store.js";
 import { MAX_PROCESSING_AGE, RENT_EXEMPT_EPOCH, SLOTS_PER_EPOCH } from "./cluster-constants.js";
 import { SYSTEM_PROGRAM_ID } from "./program-ids.js";
-import { blockhashOf, faucetOf, genesisHashOf, identityOf, isSkippedSlot } from "./slot-schedule.js";
+import { blockhashOf, faucetOf, foundationOf, genesisHashOf, identityOf, isSkippedSlot } from "./slot-schedule.js";
 import { COMPUTE_BUDGET_PROGRAM_ID, executeTransaction, type PendingTransaction } from "./transaction-runtime.js";
 
 /** Owner of builtin program accounts. */
@@ -95,6 +95,8 @@ function lowerBound(items: number[], from: number, value: number): number {
 const IDENTITY_GENESIS_LAMPORTS = 500_000_000_000n;
 /** The faucet's genesis balance: 500,000,000 SOL (solana-test-validator's default faucet). */
 const FAUCET_GENESIS_LAMPORTS = 500_000_000_000_000_000n;
+/** The foundation's genesis balance: 50,000,000 SOL, non-circulating. */
+const FOUNDATION_GENESIS_LAMPORTS = 50_000_000_000_000_000n;
 /** Bounds of the string intern table (dropped whole when full) and of the log lines worth sharing. */
 const MAX_INTERNED = 200_000;
 const MAX_INTERNED_LENGTH = 200;
@@ -132,6 +134,8 @@ export class Ledger {
   readonly identity: Pubkey;
   /** requestAirdrop's payer. */
   readonly faucet: Pubkey;
+  /** The non-circulating accounts getSupply reports (Agave: known foundation / locked addresses and locked stake). */
+  readonly nonCirculatingAccounts: readonly Pubkey[];
   readonly finalityDepth: number;
   /** Transactions accepted by sendTransaction / requestAirdrop, executed in the next produced slot. */
   private pending: PendingTransaction[] = [];
@@ -157,6 +161,7 @@ export class Ledger {
     this.genesisHash = genesisHashOf(options.seed);
     this.identity = identityOf(options.seed);
     this.faucet = faucetOf(options.seed);
+    this.nonCirculatingAccounts = [foundationOf(options.seed)];
   }
 
   /** Queues a submitted transaction for the next produced slot (a signature already seen is ignored). */
@@ -182,6 +187,9 @@ export class Ledger {
       executable: false,
       rentEpoch: RENT_EXEMPT_EPOCH,
     });
+    for (const foundation of this.nonCirculatingAccounts) {
+      this.accounts.set(foundation, 0, { lamports: FOUNDATION_GENESIS_LAMPORTS, owner: SYSTEM_PROGRAM_ID, data: new Uint8Array(0), executable: false, rentEpoch: RENT_EXEMPT_EPOCH });
+    }
     // Builtin program accounts the localnet's transfers use, as on a validator: 1 lamport, executable, the program's name.
     for (const [program, name] of [[SYSTEM_PROGRAM_ID, "system_program"], [COMPUTE_BUDGET_PROGRAM_ID, "compute_budget_program"]] as const) {
       this.accounts.set(program, 0, { lamports: 1n, owner: NATIVE_LOADER_ID, data: new TextEncoder().encode(name), executable: true, rentEpoch: RENT_EXEMPT_EPOCH });

@@ -48,3 +48,11 @@ export function voteAccountOf(seed: number): string {
 export function faucetOf(seed: number): string {
   return encodeBase58(hash32(seed, "faucet"));
 }
+
+/**
+ * A genesis "foundation" account: the localnet's non-circulating supply (getSupply), standing in for the foundation and
+ * locked accounts Agave's `non_circulating_accounts()` lists on mainnet.
+ */
+export function foundationOf(seed: number): string {
+  return encodeBase58(hash32(seed, "foundation"));
+}

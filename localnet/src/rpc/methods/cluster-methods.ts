@@ -166,14 +166,20 @@ export function clusterMethods(ctx: RpcContext): MethodTable {
     getSupply(params) {
       const config = parse(() => {
         const raw = readConfig(positional(params, 0, 1)[0], "RpcSupplyConfig");
-        // Read for its type check only: the non-circulating list is empty either way.
-        field(raw, "excludeNonCirculatingAccountsList", readBool);
-        return { commitment: flattenedCommitment(raw) };
+        return { commitment: flattenedCommitment(raw), excludeList: field(raw, "excludeNonCirculatingAccountsList", readBool) ?? false };
       });
       const slot = bankSlot(ctx, config.commitment);
       let total = 0n;
       for (const [, state] of ledger.accounts.all(slot)) total += state.lamports;
-      return withContext(slot, { total: u64(total), circulating: u64(total), nonCirculating: 0, nonCirculatingAccounts: [] });
+      // Agave `calculate_non_circulating_supply`: the lamports of the non-circulating accounts, out of the total.
+      let nonCirculating = 0n;
+      for (const pubkey of ledger.nonCirculatingAccounts) nonCirculating += ledger.accounts.get(pubkey, slot)?.lamports ?? 0n;
+      return withContext(slot, {
+        total: u64(total),
+        circulating: u64(total - nonCirculating),
+        nonCirculating: u64(nonCirculating),
+        nonCirculatingAccounts: config.excludeList ? [] : [...ledger.nonCirculatingAccounts],
+      });
     },
 
     getRecentPrioritizationFees(params) {
