@@ -1,12 +1,18 @@
 /**
- * SOL/USD from the Pyth sponsored push feed (7UVimffx…, shard 0). Only fully verified updates of the
- * SOL/USD feed with a positive price are accepted; staleness is judged by the caller from publishTime.
+ * SOL/USD, never a constant: the Pyth sponsored push feed (7UVimffx…, shard 0) when fresh — only fully verified updates
+ * of the SOL/USD feed with a positive price — else the deepest SOL/USDC (or USDT) pool.
  */
-import { PYTH_SOL_USD_FEED_ID } from "../solana/well-known";
+import { limits } from "../limits";
+import { PYTH_SOL_USD_FEED_ID, WSOL_MINT } from "../solana/well-known";
 import { VenueDecodeError } from "../venues/errors";
 import { decodePriceUpdateV2 } from "../venues/pyth-price-update";
 import type { AccountBytes } from "../venues/types";
 import { fromPow10, mul, ratio, type Ratio } from "./fixed-point";
+import { poolAdapters } from "./pool-adapters";
+import { derivedCandidates, registryCandidates } from "./pool-candidates";
+import { pickBest, quoteUsd } from "./pool-choice";
+import { readAndEvaluate } from "./pool-evaluation";
+import type { PriceDeps } from "./price-query";
 
 export interface SolUsdPrice {
   /** USD per SOL, exact: price × 10^exponent */
@@ -36,4 +42,43 @@ export function decodeSolUsdPriceUpdate(account: AccountBytes): SolUsdPrice {
     publishTime: update.publishTime,
     postedSlot: update.postedSlot,
   };
+}
+
+export interface SolUsd {
+  price: Ratio;
+  source: "pyth" | "pool";
+  publishTime?: number;
+}
+
+/**
+ * SOL/USD from the Pyth pull-oracle account when its publish time is at most `maxOracleAgeSeconds` old; undefined
+ * otherwise (missing, foreign, stale), and the caller falls back to the deepest SOL/USDC pool.
+ */
+export function solUsdFromOracle(account: AccountBytes | null | undefined, nowMs: number): SolUsd | undefined {
+  if (!account) return undefined;
+  try {
+    const update = decodeSolUsdPriceUpdate(account);
+    const age = nowMs / 1000 - Number(update.publishTime);
+    if (age > limits.maxOracleAgeSeconds) return undefined;
+    return { price: update.price, source: "pyth", publishTime: Number(update.publishTime) };
+  } catch {
+    return undefined;
+  }
+}
+
+let poolSolUsd: { value: SolUsd; until: number } | undefined;
+
+/** SOL/USD from the deepest SOL/USDC (or USDT) pool, when the oracle is stale. Remembered for the price TTL. */
+export async function solUsdFromPools(deps: PriceDeps, now: number): Promise<SolUsd | undefined> {
+  if (poolSolUsd && poolSolUsd.until > now) return poolSolUsd.value;
+  const registered = await registryCandidates(deps.db, [WSOL_MINT], now);
+  const candidates = [...(await derivedCandidates(WSOL_MINT, deps)), ...(registered.get(WSOL_MINT) ?? [])];
+  const { evaluations } = await readAndEvaluate(deps, [WSOL_MINT], new Map([[WSOL_MINT, candidates]]), poolAdapters, []);
+  const usdQuoted = (evaluations[0]?.priced ?? []).filter((p) => quoteUsd(p.price.quoteMint, ratio(1n)) && p.price.quoteMint !== WSOL_MINT);
+  // The SOL price passed in only orders pools by their USD depth, which for USD-quoted pools does not depend on it.
+  const { best } = pickBest(usdQuoted, ratio(1n), 9);
+  if (!best) return undefined;
+  const value: SolUsd = { price: best.priceUsd, source: "pool" };
+  poolSolUsd = { value, until: now + 1000 };
+  return value;
 }

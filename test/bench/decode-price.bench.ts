@@ -9,6 +9,7 @@ import { decodeSolUsdPriceUpdate } from "../../src/pricing/sol-usd";
 import { toDecimalString } from "../../src/pricing/fixed-point";
 import { USDC_MINT, WSOL_MINT } from "../../src/solana/well-known";
 import { decodeMeteoraDammV1Pool, priceFromMeteoraDammV1Pool } from "../../src/venues/meteora-damm-v1";
+import { clockAccount } from "../unit/venues/clock-account";
 import { decodeMeteoraDammV2Pool, listMeteoraDammV2PoolCandidates, priceFromMeteoraDammV2Pool } from "../../src/venues/meteora-damm-v2";
 import { decodeMeteoraDbcPool, priceFromMeteoraDbcPool } from "../../src/venues/meteora-dbc";
 import { decodeMeteoraDlmmPair, listMeteoraDlmmPairCandidates, priceFromMeteoraDlmmPair } from "../../src/venues/meteora-dlmm";
@@ -58,6 +59,9 @@ const dammV1Related = {
   bVaultLp: set("GGG4DxkYa86g2v4KwtvR8Xu2tXEp1xd4BRC3yNnpve3g"),
   aVaultLpMint: set("FZN7QZ8ZUUAxMPfxYEYkH3cXUASzH8EqA6B4tyCL8f1j"),
   bVaultLpMint: set("21bR3D4QR4GzopVco44PVMBXwHFpSYrbrdeNwdKk7umb"),
+  // chain time past the pool's depeg cache: the bench prices through the Marinade recomputation too
+  clock: clockAccount(1_719_300_000n),
+  depegStake: set("8szGkuLTAux9XMgZ2vtY39jVSowEcpBfFfD8hXSEqdGC"),
 };
 const dammV2 = load("meteora-damm-v2/pool_6CXXieC3.json");
 const dbc = load("meteora-dbc/virtual_pool_fee_in_both.json");
@@ -86,8 +90,8 @@ describe("decode + price, per pool kind", () => {
   bench("meteora dlmm (active id -1054)", () => {
     priceFromMeteoraDlmmPair(decodeMeteoraDlmmPair(dlmmFarBin), dlmmFarReserves, decimalsOf);
   });
-  bench("meteora damm v1 (stable, 6 related accounts)", () => {
-    priceFromMeteoraDammV1Pool(decodeMeteoraDammV1Pool(dammV1), dammV1Related, () => 9, 1_719_300_000n);
+  bench("meteora damm v1 (stable depeg, 8 related accounts)", () => {
+    priceFromMeteoraDammV1Pool(decodeMeteoraDammV1Pool(dammV1), dammV1Related, () => 9);
   });
   bench("meteora damm v2", () => {
     priceFromMeteoraDammV2Pool(decodeMeteoraDammV2Pool(dammV2), decimalsOf);

@@ -106,7 +106,7 @@ describe("auto routing", () => {
         continue;
       }
       const venuePools = token.pools.filter((p) => venueOfKind[p.kind] === venueOfKind[pool.kind]).map((p) => p.address);
-      if (res.status !== 200 || !venuePools.includes(res.body.pool)) missed.push(`${pool.kind} ${pool.address} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+      if (res.status !== 200 || !venuePools.includes(res.body.pool)) missed.push(`${pool.kind} ${pool.address} → ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`);
     }
     expect(missed).toEqual([]);
   });

@@ -1,0 +1,142 @@
+/**
+ * Reading and evaluating candidate pools: one batched account read, each pool decoded and priced by its adapter (or
+ * told what it still needs), further reads only for what is still needed. Pools that exist but cannot be priced say why.
+ */
+import type { Address } from "@solana/kit";
+import { ApiError } from "../errors/api-error";
+import { noTimings } from "../http/server-timing";
+import { limits } from "../limits";
+import { readAccounts } from "../solana/account-reader";
+import { WELL_KNOWN_DECIMALS } from "../solana/well-known";
+import { VenueDecodeError } from "../venues/errors";
+import { priceOfMint } from "../venues/pool-price";
+import { decodeMint, type Mint } from "../venues/spl-token";
+import type { AccountBytes, PoolPrice } from "../venues/types";
+import type { AccountLookup, PoolAdapter } from "./pool-adapters";
+import { relatedOf, rememberRelated, type Candidate } from "./pool-candidates";
+import type { PriceDeps } from "./price-query";
+
+const readOptions = (deps: PriceDeps) => ({ requestId: deps.requestId });
+
+/**
+ * One batched read of every mint, candidate pool and known related account (plus `extra`), then evaluation; further
+ * reads only for what evaluation says it still needs (a non-standard quote mint, vaults of a never-seen pool, DAMM v1's
+ * vault LP mints) — at most `maxPriceReadPasses` in all. What is learned is remembered, so the next cold read is one.
+ */
+export async function readAndEvaluate(deps: PriceDeps, mints: Address[], candidatesByMint: Map<Address, Candidate[]>, adapters: readonly PoolAdapter[], extra: Address[]) {
+  const addresses: Address[] = [...extra];
+  for (const [mint, list] of candidatesByMint) {
+    addresses.push(mint);
+    for (const c of list) addresses.push(c.pool, ...c.alsoRead, ...(relatedOf(c.pool) ?? []));
+  }
+  const timings = deps.timings ?? noTimings;
+  const snapshot = await timings.time("upstream", () => readAccounts(deps.rpc, addresses, readOptions(deps)));
+  const accounts = new Map(snapshot.accounts);
+  const lookup: AccountLookup = (a) => accounts.get(a);
+  let slot = snapshot.slot;
+  let evaluations = timings.timeSync("decode", () => evaluateAll(mints, candidatesByMint, lookup, adapters));
+  for (let pass = 1; pass < limits.maxPriceReadPasses; pass++) {
+    const needed = [...new Set(evaluations.flatMap((e) => e.needs))].filter((a) => !accounts.has(a));
+    if (needed.length === 0) break;
+    const more = await timings.time("upstream", () => readAccounts(deps.rpc, needed, readOptions(deps)));
+    for (const [a, acc] of more.accounts) accounts.set(a, acc);
+    slot = Math.min(slot, more.slot);
+    evaluations = timings.timeSync("decode", () => evaluateAll(mints, candidatesByMint, lookup, adapters));
+  }
+  return { evaluations, lookup, slot };
+}
+
+export interface Priced {
+  adapter: PoolAdapter;
+  pool: Address;
+  price: PoolPrice; // oriented: base = the requested mint
+}
+
+export interface MintEvaluation {
+  mint: Address;
+  mintInfo?: Mint;
+  mintError?: ApiError;
+  priced: Priced[];
+  needs: Address[];
+  /** Why existing candidate pools could not be priced, for the 404 message. */
+  refusals: string[];
+  graduated?: boolean;
+}
+
+function evaluateAll(mints: Address[], candidatesByMint: Map<Address, Candidate[]>, lookup: AccountLookup, adapters: readonly PoolAdapter[]): MintEvaluation[] {
+  return mints.map((mint) => evaluateMint(mint, candidatesByMint.get(mint) ?? [], lookup, adapters));
+}
+
+function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLookup, adapters: readonly PoolAdapter[]): MintEvaluation {
+  const result: MintEvaluation = { mint, priced: [], needs: [], refusals: [] };
+  const mintAccount = lookup(mint);
+  if (!mintAccount) {
+    result.mintError = new ApiError("NOT_FOUND", `Unknown mint ${mint}: no such account`);
+    return result;
+  }
+  try {
+    result.mintInfo = decodeMint(mintAccount);
+  } catch {
+    result.mintError = new ApiError("NOT_FOUND", `${mint} is not a token mint`);
+    return result;
+  }
+  const decimalsOf = (m: Address): number => {
+    if (m === mint) return result.mintInfo!.decimals;
+    const known = WELL_KNOWN_DECIMALS.get(m);
+    if (known !== undefined) return known;
+    const acc = lookup(m);
+    if (acc === undefined) throw new NeedAccount(m);
+    if (acc === null) throw new VenueDecodeError("Mint", "value", `quote mint ${m} missing`);
+    return decodeMint(acc).decimals;
+  };
+
+  for (const c of candidates) {
+    const account = lookup(c.pool);
+    if (!account) continue;
+    const errors: VenueDecodeError[] = [];
+    for (const adapter of c.adapter ? [c.adapter] : adapters) {
+      try {
+        const evaluation = adapter.evaluate(account, mint, lookup, decimalsOf);
+        rememberRelated(c.pool, Object.values(evaluation.related));
+        if (evaluation.kind === "needs") {
+          result.needs.push(...evaluation.addresses);
+        } else {
+          const oriented = priceOfMint(evaluation.price, mint);
+          if (oriented.kind === "pump-bonding-curve" && oriented.extra.complete !== undefined) result.graduated = oriented.extra.complete;
+          result.priced.push({ adapter, pool: c.pool, price: oriented });
+        }
+        break;
+      } catch (err) {
+        if (err instanceof NeedAccount) {
+          result.needs.push(err.address);
+          break;
+        }
+        if (!(err instanceof VenueDecodeError)) throw err;
+        // not this kind (or an unpriceable pool): try the next adapter / candidate
+        errors.push(err);
+      }
+    }
+    const refusal = refusalOf(c, account, errors, c.adapter ? [c.adapter] : adapters);
+    if (refusal) result.refusals.push(refusal);
+  }
+  return result;
+}
+
+/**
+ * Why an existing pool account was not priced, when no adapter took it: the error of the kind whose program owns it
+ * (a wrong size, a vault of another mint, an empty reserve), or, for a named pool owned by none, whose it is.
+ */
+function refusalOf(c: Candidate, account: AccountBytes, errors: VenueDecodeError[], tried: readonly PoolAdapter[]): string | undefined {
+  if (errors.length < tried.length) return undefined; // priced, or waiting for more accounts
+  const telling = errors.find((e) => e.reason !== "owner");
+  if (telling) return `pool ${c.pool}: ${telling.message}`;
+  // A derived address owned by another program is only a PDA collision: not worth a line unless the caller named it.
+  if (c.adapter) return undefined;
+  return `pool ${c.pool} is owned by ${account.owner}, not by a program of ${[...new Set(tried.map((a) => a.dex))].join(", ")}`;
+}
+
+class NeedAccount extends Error {
+  constructor(readonly address: Address) {
+    super(`need ${address}`);
+  }
+}
