@@ -1,6 +1,7 @@
 /**
  * Meteora DAMM v2 (cp_amm, program cpamdpZC…): concentrated constant-product between sqrt_min and
  * sqrt_max, or compounding x·y=k (collect_fee_mode 2). Reserves follow from the pool account alone.
+ * Layout: the `Pool` of cp_amm 0.2.1 (MeteoraAg/damm-v2 @a3d3827, damm-v2-sdk 1.4.3), 1,112 B since 0.1.0.
  */
 import { address, getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { METEORA_DAMM_V2_PROGRAM_ADDRESS } from "../solana/well-known";
@@ -8,7 +9,8 @@ import { assertAccountShape } from "./account";
 import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
 import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
-import { sqrtPriceX64Price } from "./pool-price";
+import { VenueDecodeError } from "./errors";
+import { reservePrice, sqrtPriceX64Price } from "./pool-price";
 import type { DecimalsOf, AccountBytes, PoolCandidate, PoolPrice } from "./types";
 
 export { METEORA_DAMM_V2_PROGRAM_ADDRESS };
@@ -28,6 +30,8 @@ export const METEORA_DAMM_V2_DBC_MIGRATION_CONFIGS: readonly Address[] = [
 /** Config indices with a pool or Config account on the fixtures (E8zRkDw3 → 52, TBuzuEMM → 38). */
 export const METEORA_DAMM_V2_KNOWN_CONFIG_INDICES: readonly number[] = [38, 52];
 const COMPOUNDING = 2;
+/** layout_version 1 (cp_amm ≥ 0.2.0): token_a/b_amount track the reserves; 0: those bytes were never written */
+const TRACKED_RESERVES_LAYOUT = 1;
 const Q128 = 1n << 128n;
 
 export interface MeteoraDammV2Pool {
@@ -43,6 +47,8 @@ export interface MeteoraDammV2Pool {
   readonly collectFeeMode: number;
   readonly tokenAAmount: bigint;
   readonly tokenBAmount: bigint;
+  /** 0 pools older than cp_amm 0.2.0 (token_a/b_amount unset), 1 reserves tracked */
+  readonly layoutVersion: number;
 }
 
 const poolDecoder = getFieldsDecoder({
@@ -56,9 +62,14 @@ const poolDecoder = getFieldsDecoder({
   collectFeeMode: [484, getU8Decoder()],
   tokenAAmount: [680, getU64Decoder()],
   tokenBAmount: [688, getU64Decoder()],
+  layoutVersion: [696, getU8Decoder()],
 });
 
-/** Decodes a cp_amm Pool (the "Pool" discriminator is shared with PumpSwap and DAMM v1). */
+/**
+ * Decodes a cp_amm Pool (the "Pool" discriminator is shared with PumpSwap and DAMM v1). A compounding pool
+ * whose layout_version is not 1 is refused: its reserves would be untracked bytes (the program creates
+ * compounding pools at layout 1 only).
+ */
 export function decodeMeteoraDammV2Pool(account: AccountBytes): MeteoraDammV2Pool {
   assertAccountShape(account, {
     layout: "MeteoraDammV2Pool",
@@ -66,7 +77,11 @@ export function decodeMeteoraDammV2Pool(account: AccountBytes): MeteoraDammV2Poo
     size: METEORA_DAMM_V2_POOL_SIZE,
     discriminator: METEORA_DAMM_V2_POOL_DISCRIMINATOR,
   });
-  return poolDecoder.decode(account.data);
+  const pool = poolDecoder.decode(account.data);
+  if (pool.collectFeeMode === COMPOUNDING && pool.layoutVersion !== TRACKED_RESERVES_LAYOUT) {
+    throw new VenueDecodeError("MeteoraDammV2Pool", "value", "compounding pool without tracked reserves");
+  }
+  return pool;
 }
 
 /** Config PDA of an index: ["config", index u64 LE] (memoised). */
@@ -125,19 +140,22 @@ export function meteoraDammV2Reserves(pool: MeteoraDammV2Pool): { a: bigint; b: 
   };
 }
 
-/** Price B per A = (sqrt_price / 2^64)^2, exact; needs no account besides the pool. */
+/**
+ * Price B per A; needs no account besides the pool. Concentrated pools: (sqrt_price / 2^64)^2, exact.
+ * Compounding pools trade x·y=k on token_b_amount / token_a_amount, exactly that ratio; their sqrt_price is
+ * only a rounded-down cache of it, refreshed on swaps and not on deposits or withdrawals.
+ */
 export function priceFromMeteoraDammV2Pool(pool: MeteoraDammV2Pool, decimalsOf: DecimalsOf): PoolPrice {
   const reserves = meteoraDammV2Reserves(pool);
+  const [baseDecimals, quoteDecimals] = [decimalsOf(pool.tokenAMint), decimalsOf(pool.tokenBMint)];
   return {
     kind: "meteora-damm-v2",
     baseMint: pool.tokenAMint,
     quoteMint: pool.tokenBMint,
-    priceQuotePerBase: sqrtPriceX64Price(
-      "MeteoraDammV2Pool",
-      pool.sqrtPrice,
-      decimalsOf(pool.tokenAMint),
-      decimalsOf(pool.tokenBMint),
-    ),
+    priceQuotePerBase:
+      pool.collectFeeMode === COMPOUNDING
+        ? reservePrice("MeteoraDammV2Pool", reserves.a, reserves.b, baseDecimals, quoteDecimals)
+        : sqrtPriceX64Price("MeteoraDammV2Pool", pool.sqrtPrice, baseDecimals, quoteDecimals),
     quoteLiquidity: reserves.b,
     baseReserve: reserves.a,
     tradable: pool.poolStatus === 0,

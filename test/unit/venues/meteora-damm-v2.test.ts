@@ -37,6 +37,7 @@ describe("Meteora DAMM v2 decoding", () => {
         collectFeeMode: field("collect_fee_mode"),
         tokenAAmount: 0n,
         tokenBAmount: 0n,
+        layoutVersion: 0,
       });
       // And the vaults (not read for pricing) sit at 232 / 264
       expect(getAddressDecoder().decode(fixture.data, 232)).toBe(field("token_a_vault"));
@@ -111,5 +112,66 @@ describe("Meteora DAMM v2 pricing", () => {
   it("uses the tracked token amounts for compounding pools", () => {
     const pool = { ...decodeMeteoraDammV2Pool(p6cxx), collectFeeMode: 2, tokenAAmount: 5n, tokenBAmount: 7n };
     expect(meteoraDammV2Reserves(pool)).toEqual({ a: 5n, b: 7n });
+  });
+});
+
+/**
+ * cp_amm 0.2.0/0.2.1 fields the fixtures (all layout_version 0, taken before 0.2.0) predate, written into a
+ * fixture's bytes at the offsets of the Pool in damm-v2-sdk 1.4.3's cp_amm.json: pool_status @481,
+ * collect_fee_mode @484, token_a_amount @680, token_b_amount @688, layout_version @696.
+ */
+function dammV2Pool(fields: { status?: number; collectFeeMode?: number; a?: bigint; b?: bigint; layoutVersion?: number }) {
+  return withData(p6cxx, (d) => {
+    const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
+    if (fields.status !== undefined) d[481] = fields.status;
+    if (fields.collectFeeMode !== undefined) d[484] = fields.collectFeeMode;
+    if (fields.a !== undefined) view.setBigUint64(680, fields.a, true);
+    if (fields.b !== undefined) view.setBigUint64(688, fields.b, true);
+    if (fields.layoutVersion !== undefined) d[696] = fields.layoutVersion;
+    return d;
+  });
+}
+
+describe("Meteora DAMM v2 layout versions (cp_amm 0.2.x)", () => {
+  const decimalsOf = (m: string) => (m === WSOL_MINT ? 9 : 6);
+
+  it("a layout-1 concentrated pool keeps pricing from sqrt_price and the range, not from the tracked amounts", () => {
+    // Given 6CXXieC3 re-written as a layout-1 pool (collect_fee_mode 1) tracking amounts that differ from the range formula
+    const pool = decodeMeteoraDammV2Pool(dammV2Pool({ layoutVersion: 1, a: 123n, b: 456n }));
+    // When priced
+    const price = priceFromMeteoraDammV2Pool(pool, decimalsOf);
+    const original = priceFromMeteoraDammV2Pool(decodeMeteoraDammV2Pool(p6cxx), decimalsOf);
+    // Then the program's concentrated handler applies: same price and reserves as the layout-0 original
+    expect(pool).toMatchObject({ layoutVersion: 1, collectFeeMode: 1, tokenAAmount: 123n, tokenBAmount: 456n });
+    expect(price.priceQuotePerBase).toEqual(original.priceQuotePerBase);
+    expect(price.quoteLiquidity).toBe(188944925160n);
+  });
+
+  it("a compounding pool (collect_fee_mode 2) is priced at token_b_amount / token_a_amount exactly, its reserves", () => {
+    // Given a compounding layout-1 pool holding 1,000,000 A (6 dp) and 2,500,000,000 B (wSOL) after a deposit
+    // (the stale sqrt_price of the fixture stays in the account: deposits do not refresh it)
+    const pool = decodeMeteoraDammV2Pool(dammV2Pool({ collectFeeMode: 2, layoutVersion: 1, a: 1_000_000n, b: 2_500_000_000n }));
+    // When priced
+    const price = priceFromMeteoraDammV2Pool(pool, decimalsOf);
+    // Then price = (2.5 SOL) / (1 A) = 2.5, exactly, and the reserves are the tracked amounts
+    expect(price.priceQuotePerBase.num * 2n).toBe(price.priceQuotePerBase.den * 5n);
+    expect(price).toMatchObject({ quoteLiquidity: 2_500_000_000n, baseReserve: 1_000_000n, tradable: true });
+  });
+
+  it("a compounding pool with an empty side cannot be priced", () => {
+    const pool = decodeMeteoraDammV2Pool(dammV2Pool({ collectFeeMode: 2, layoutVersion: 1, a: 0n, b: 5n }));
+    expect(() => priceFromMeteoraDammV2Pool(pool, decimalsOf)).toThrow(/empty reserve/);
+  });
+
+  it("refuses a compounding pool at layout_version 0 (its amounts were never tracked)", () => {
+    expect(() => decodeMeteoraDammV2Pool(dammV2Pool({ collectFeeMode: 2, layoutVersion: 0, a: 1n, b: 1n }))).toThrow(
+      /compounding pool without tracked reserves/,
+    );
+  });
+
+  it("pool_status 1 (disabled by the operator) makes the pool untradable but still priced", () => {
+    const price = priceFromMeteoraDammV2Pool(decodeMeteoraDammV2Pool(dammV2Pool({ status: 1 })), decimalsOf);
+    expect(price.tradable).toBe(false);
+    expect(price.quoteLiquidity).toBe(188944925160n);
   });
 });
