@@ -96,3 +96,50 @@ describe("Meteora DBC pricing", () => {
     expect(price).toMatchObject({ tradable: false, extra: { complete: true, curveProgress: { num: 1n, den: 1n } } });
   });
 });
+
+/**
+ * Fields dynamic_bonding_curve 0.1.8–0.1.10 (MeteoraAg/dynamic-bonding-curve @b4f9547, DBC SDK 1.5.7's IDL) wrote into
+ * bytes that were padding in the 0.1.6 IDL the fixtures come with; offsets from that IDL. Sizes stay 424 / 1048.
+ */
+function withBytes(account: typeof poolBoth, writes: Record<number, number | bigint>) {
+  return withData(account, (d) => {
+    const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
+    for (const [offset, value] of Object.entries(writes)) {
+      if (typeof value === "bigint") view.setBigUint64(Number(offset), value, true);
+      else d[Number(offset)] = value;
+    }
+    return d;
+  });
+}
+
+describe("Meteora DBC layouts since the 0.1.6 IDL", () => {
+  it("a VirtualPool with 0.1.10's fields set (has_swap, creation fee bits, migration fee bps and amounts) decodes as before", () => {
+    // Given poolBoth with creation_fee_bits @369, has_swap @370, protocol_liquidity_migration_fee_bps @376 (u16 LE 500),
+    // protocol_migration_base/quote_fee_amount @384/@392 written
+    const newer = withBytes(poolBoth, { 369: 1, 370: 1, 376: 0xf4, 377: 0x01, 384: 12345n, 392: 67890n });
+    // When decoded and priced / Then nothing pricing reads moved
+    expect(decodeMeteoraDbcPool(newer)).toEqual(decodeMeteoraDbcPool(poolBoth));
+    expect(priceFromMeteoraDbcPool(decodeMeteoraDbcPool(newer), { config: configBoth }, () => 9)).toEqual(
+      priceFromMeteoraDbcPool(decodeMeteoraDbcPool(poolBoth), { config: configBoth }, () => 9),
+    );
+  });
+
+  it("a PoolConfig with 0.1.8–0.1.10's fields (LP vesting infos, migrated fee mode, pool creation fee) decodes as before", () => {
+    // Given configBoth with partner/creator_liquidity_vesting_info @184/@200, migrated_pool_base_fee_mode @364,
+    // enable_first_swap_with_min_fee @365, pool_creation_fee @368 and the old protocol/referral percent bytes @230/231 cleared
+    const newer = withBytes(configBoth, { 184: 7n, 200: 9n, 364: 1, 365: 1, 368: 10_000_000n, 230: 0, 231: 0 });
+    // When decoded / Then quote mint, migration option, decimals and threshold are unchanged
+    expect(decodeMeteoraDbcConfig(newer)).toEqual(decodeMeteoraDbcConfig(configBoth));
+  });
+
+  it("a migrated pool (is_migrated @305, migration_progress 3 @308, quote reserve at the threshold) is not tradable", () => {
+    // Given poolQuote as migration leaves it: flags set, quote_reserve (@240) = the config's threshold
+    const migrated = decodeMeteoraDbcPool(withBytes(poolQuote, { 305: 1, 308: 3, 240: 87945796097n }));
+    expect(migrated).toMatchObject({ isMigrated: true, migrationProgress: 3, quoteReserve: 87945796097n });
+    // When priced / Then the curve is complete: no swap is accepted (program: quote_reserve >= migration_quote_threshold)
+    expect(priceFromMeteoraDbcPool(migrated, { config: configQuote }, () => 9)).toMatchObject({
+      tradable: false,
+      extra: { complete: true },
+    });
+  });
+});

@@ -4,7 +4,9 @@
  * curve is one liquidity segment from sqrt_start_price to the migration sqrt price; swaps move sqrt_price with the same
  * concentrated-liquidity formulas as DAMM v2 (quote = B), fees in quote split protocol 20 % / partner / creator; trades
  * that would cross migration_quote_threshold are not generated (migration happens at genesis only). EvtSwap and
- * EvtSwap2 by self-CPI, like the program.
+ * EvtSwap2 by self-CPI, like the program. Accounts follow dynamic_bonding_curve 0.1.10 (MeteoraAg/dynamic-bonding-curve
+ * @b4f9547): PoolConfig without the protocol/referral fee percents (constants since 0.1.8), VirtualPool with has_swap
+ * @370 and protocol_liquidity_migration_fee_bps @376.
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
@@ -27,6 +29,8 @@ const DISC = {
   evtSwap2: hex("bd4233a826507599"),
 };
 const PROTOCOL_FEE_PERCENT = 20n;
+/** fee::PROTOCOL_LIQUIDITY_MIGRATION_FEE_BPS, stored in every VirtualPool at initialization (0.2 %) */
+const PROTOCOL_LIQUIDITY_MIGRATION_FEE_BPS = 20;
 
 export const dbcEventAuthority = constantPda(["__event_authority"], METEORA_DBC_PROGRAM);
 export const dbcPoolAddress = (config: Pubkey, base: Pubkey, quote: Pubkey) => {
@@ -61,6 +65,8 @@ export interface DbcPool extends PoolRef {
   sqrtPrice: bigint;
   activationPoint: bigint;
   isMigrated: boolean;
+  /** set by the first swap (the program's `has_swap`, read for its first-swap fee rule) */
+  hasSwap: boolean;
 }
 
 export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
@@ -99,8 +105,6 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
       .u128(392, c.sqrtStart)
       .u128(408, c.sqrtMigration)
       .u128(424, c.liquidity);
-    // protocol_fee_percent sits at the end of PoolFeesConfig (@104 + 126 = @230).
-    data.u8(230, Number(PROTOCOL_FEE_PERCENT)).u8(231, 20);
     this.ctx.store.putRentExempt(address, METEORA_DBC_PROGRAM, data.bytes);
     return c;
   }
@@ -132,6 +136,7 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
       sqrtPrice: s,
       activationPoint: BigInt(ctx.clock.blockTime - 3600 * 6),
       isMigrated: !!opts.migrated,
+      hasSwap: !!opts.migrated || opts.progress > 0, // a curve past its start price was bought on
       related: {},
     };
     p.related = { config: c.address, baseVault: p.baseVault, quoteVault: p.quoteVault, poolAuthority: DBC_POOL_AUTHORITY };
@@ -163,7 +168,9 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
       .u8(304, this.ctx.book.mint(p.baseMint).program === TOKEN_2022_PROGRAM ? 1 : 0)
       .u8(305, p.isMigrated ? 1 : 0)
       .u8(308, p.isMigrated ? 3 : 0)
-      .u64(360, p.creatorQuoteFee).bytes;
+      .u64(360, p.creatorQuoteFee)
+      .u8(370, p.hasSwap ? 1 : 0)
+      .u16(376, PROTOCOL_LIQUIDITY_MIGRATION_FEE_BPS).bytes;
     this.ctx.store.putRentExempt(p.address, METEORA_DBC_PROGRAM, data);
   }
 
@@ -253,6 +260,7 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
       p.creatorQuoteFee += creatorShare;
       p.partnerQuoteFee += tradingFee - creatorShare;
       p.sqrtPrice = next;
+      p.hasSwap = true;
       this.write(p);
     });
     if (fail) d.fail = anchorFailure(index, "programs/dynamic-bonding-curve/src/instructions/swap/ix_swap.rs", 233, 6002, "ExceededSlippage", "Exceeded slippage tolerance");
