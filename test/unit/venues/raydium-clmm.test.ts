@@ -117,3 +117,41 @@ describe("Raydium CLMM pricing", () => {
     expect(toDecimalString(price.priceQuotePerBase, 6)).toBe("242.434");
   });
 });
+
+/**
+ * raydium-clmm @03b44b7 (2026-07-16; c678919 "dynamic fee config, customizable pools, and limit orders",
+ * 5ec3081 "remove redundant fee tracking fields"), mirrored by raydium-sdk-V2 0.2.58-alpha's PoolInfoLayout:
+ * PoolState keeps 1,544 B; status @389 gained bit5 (limit orders disabled), fee_on took @390 from padding,
+ * dynamic_fee_info (80 B) sits @1096, and the old swap/total-fee counters @325–389 / @1032–1064 are padding.
+ * fund_fees_token_0/1 stay @1064/@1072; only status bit4 disables swaps.
+ */
+describe("Raydium CLMM PoolState since limit orders and dynamic fees", () => {
+  const withBytes = (writes: Record<number, number>) =>
+    withData(acps, (d) => {
+      for (const [offset, value] of Object.entries(writes)) d[Number(offset)] = value;
+      return d;
+    });
+  const related = {
+    vault0: syntheticTokenAccount(WSOL_MINT, 1_000n + 7425061n + 2474997n),
+    vault1: syntheticTokenAccount(TOKEN_1, 2_000n + 7407817781n + 2469272531n),
+  };
+
+  it("fee_on, a dynamic fee and zeroed legacy counters leave price and depth unchanged", () => {
+    // Given AcPS8Srz with fee_on 2 (token1 only), bytes of dynamic_fee_info set, and the removed counters cleared
+    const writes: Record<number, number> = { 390: 2 };
+    for (let i = 1096; i < 1176; i += 7) writes[i] = 0x5a;
+    for (let i = 325; i < 389; i++) writes[i] = 0;
+    for (let i = 1032; i < 1064; i++) writes[i] = 0;
+    const newer = decodeRaydiumClmmPool(withBytes(writes));
+    // When decoded and priced / Then it is the original pool, with the same price and net depth
+    expect(newer).toEqual(decodeRaydiumClmmPool(acps));
+    expect(priceFromRaydiumClmmPool(newer, related)).toEqual(priceFromRaydiumClmmPool(decodeRaydiumClmmPool(acps), related));
+  });
+
+  it("status bit5 (limit orders disabled) keeps swaps open; bit4 closes them", () => {
+    const limitOrdersOff = decodeRaydiumClmmPool(withBytes({ 389: 1 << 5 }));
+    const swapsOff = decodeRaydiumClmmPool(withBytes({ 389: (1 << 4) | (1 << 5) }));
+    expect(priceFromRaydiumClmmPool(limitOrdersOff, related).tradable).toBe(true);
+    expect(priceFromRaydiumClmmPool(swapsOff, related).tradable).toBe(false);
+  });
+});

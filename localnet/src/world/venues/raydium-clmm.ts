@@ -3,6 +3,9 @@
  * mint0, mint1]), vaults PDA(["pool_vault", pool, mint]) owned by the pool. Liquidity sits in one position spanning a
  * wide range around the price; swaps stay inside it and follow the concentrated-liquidity formulas (input fee split into
  * LP / protocol / fund shares), moving sqrt_price_x64 and tick_current consistently. SwapEvent via `Program data:`.
+ * PoolState as raydium-clmm @03b44b7 lays it out (limit orders and dynamic fees): fee_on @390 = 0 (fee on the input
+ * token), dynamic_fee_info @1096 zero (off), and the removed swap-amount / total-fee counters (@325–389, @1032–1064)
+ * left as the zero padding they now are.
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
@@ -66,9 +69,6 @@ export interface ClmmPool extends PoolRef {
   feeGrowth1: bigint;
   protocolFees: [bigint, bigint];
   fundFees: [bigint, bigint];
-  swapIn: [bigint, bigint];
-  swapOut: [bigint, bigint];
-  totalFees: [bigint, bigint];
   openTime: bigint;
   baseIs0: boolean;
 }
@@ -147,9 +147,6 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
       feeGrowth1: 0n,
       protocolFees: [0n, 0n],
       fundFees: [0n, 0n],
-      swapIn: [0n, 0n],
-      swapOut: [0n, 0n],
-      totalFees: [0n, 0n],
       openTime: BigInt(ctx.clock.blockTime - 86400 * 10),
       baseIs0,
       related: {},
@@ -190,13 +187,8 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
       .u128(293, p.feeGrowth1)
       .u64(309, p.protocolFees[0])
       .u64(317, p.protocolFees[1])
-      .u128(325, p.swapIn[0])
-      .u128(341, p.swapOut[1])
-      .u128(357, p.swapIn[1])
-      .u128(373, p.swapOut[0])
       .u8(389, 0)
-      .u64(1032, p.totalFees[0])
-      .u64(1048, p.totalFees[1])
+      .u8(390, 0)
       .u64(1064, p.fundFees[0])
       .u64(1072, p.fundFees[1])
       .u64(1080, p.openTime)
@@ -292,14 +284,10 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
       ctx.book.transfer(ctx.tokenAccount(userIn), ctx.tokenAccount(vaultIn), amountIn);
       ctx.book.transfer(ctx.tokenAccount(vaultOut), ctx.tokenAccount(userOut), out);
       const i = zeroForOne ? 0 : 1;
-      const o = zeroForOne ? 1 : 0;
       p.protocolFees[i] += protocolFee;
       p.fundFees[i] += fundFee;
-      p.totalFees[i] += lpFee;
       if (i === 0) p.feeGrowth0 += (lpFee * Q64) / p.liquidity;
       else p.feeGrowth1 += (lpFee * Q64) / p.liquidity;
-      p.swapIn[i] += amountIn;
-      p.swapOut[o] += out;
       p.sqrtPrice = sqrtNext;
       this.write(p);
     });
