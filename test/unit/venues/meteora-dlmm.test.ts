@@ -155,3 +155,39 @@ describe("Meteora DLMM pricing", () => {
     }
   });
 });
+
+/**
+ * lb_clmm 0.12.0 (dlmm-sdk @fb02e51 idls/dlmm.json, "Sync release 0.12.0", limit orders): StaticParameters gained
+ * function_type @35 (0 undetermined, 1 liquidity mining, 2 limit order) and collect_fee_mode @36 (0 input only,
+ * 1 only Y); LbPair keeps 904 B with creator_pool_on_off_control @87, token_mint_x/y_program_flag @880/881 and
+ * version @882. None moves the active-bin price; status @82 (0 enabled, 1 disabled) still gates swaps.
+ */
+describe("Meteora DLMM lb_clmm 0.12.0 fields", () => {
+  const withBytes = (writes: Record<number, number>) =>
+    withData(esud, (d) => {
+      for (const [offset, value] of Object.entries(writes)) d[Number(offset)] = value;
+      return d;
+    });
+  const reserves = (pair: ReturnType<typeof decodeMeteoraDlmmPair>) => ({
+    reserveX: syntheticTokenAccount(pair.tokenXMint, 317260998460n + 5n),
+    reserveY: syntheticTokenAccount(WSOL_MINT, 240423958n + 7n),
+  });
+  const decimalsOf = (m: string) => (m === WSOL_MINT ? 9 : 6);
+
+  it("a limit-order pair collecting fees in Y only, with the creator on/off control and version set, prices as before", () => {
+    // Given ESuD7dd6 with function_type 2, collect_fee_mode 1, creator_pool_on_off_control 1, token-2022 X flag, version 1
+    const newer = decodeMeteoraDlmmPair(withBytes({ 35: 2, 36: 1, 87: 1, 880: 1, 882: 1 }));
+    const original = decodeMeteoraDlmmPair(esud);
+    // When decoded and priced / Then the pair and its price are those of the original bytes
+    expect(newer).toEqual(original);
+    expect(priceFromMeteoraDlmmPair(newer, reserves(newer), decimalsOf)).toEqual(
+      priceFromMeteoraDlmmPair(original, reserves(original), decimalsOf),
+    );
+  });
+
+  it("status 1 (disabled, e.g. by the creator's on/off control) makes the pair untradable", () => {
+    const disabled = decodeMeteoraDlmmPair(withBytes({ 82: 1, 87: 1 }));
+    expect(disabled.status).toBe(1);
+    expect(priceFromMeteoraDlmmPair(disabled, reserves(disabled), decimalsOf).tradable).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
-import { address } from "@solana/kit";
+import { address, getAddressEncoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { toDecimalString } from "../../../src/pricing/fixed-point";
-import { WSOL_MINT } from "../../../src/solana/well-known";
+import { USDC_MINT, WSOL_MINT } from "../../../src/solana/well-known";
 import {
   PUMP_GLOBAL_ADDRESS,
   decodePumpBondingCurve,
@@ -116,5 +116,46 @@ describe("pump bonding curve derivation", () => {
     expect(await listPumpBondingCurveCandidates(mint)).toEqual([
       { pool: curve, kind: "pump-bonding-curve", quoteMint: null },
     ]);
+  });
+});
+
+/**
+ * BondingCurve fields of the newest pump IDL (pump-fun/pump-public-docs @1b82215, 2026-05-19: "Add creator fee docs"):
+ * creator @49, is_mayhem_mode @81, is_cashback_coin @82, quote_mint @83 (115 B of data; accounts are 150 B). The
+ * sell/buy docs top shorter curves up to 115 B. None of the flags enters the curve math: price = virtual quote /
+ * virtual token reserves for every coin; mayhem and cashback only change who receives fees.
+ */
+describe("pump bonding curve flags and quote mints (newest IDL)", () => {
+  const withFields = (fields: { mayhem?: boolean; cashback?: boolean; quoteMint?: Uint8Array; length?: number }) =>
+    withData(curve150, (d) => {
+      if (fields.mayhem !== undefined) d[81] = fields.mayhem ? 1 : 0;
+      if (fields.cashback !== undefined) d[82] = fields.cashback ? 1 : 0;
+      if (fields.quoteMint) d.set(fields.quoteMint, 83);
+      return fields.length === undefined ? d : d.subarray(0, fields.length);
+    });
+
+  it("a mayhem-mode cashback coin prices exactly like the same curve without the flags", () => {
+    // Given HWxwYxr4 with is_mayhem_mode and is_cashback_coin set
+    const flagged = decodePumpBondingCurve(withFields({ mayhem: true, cashback: true }));
+    // When decoded and priced / Then reserves, price, liquidity and tradability are those of the unflagged curve
+    expect(flagged).toEqual(decodePumpBondingCurve(curve150));
+    const price = priceFromPumpBondingCurve(flagged, mint, { global }, decimalsOf);
+    expect(price).toEqual(priceFromPumpBondingCurve(decodePumpBondingCurve(curve150), mint, { global }, decimalsOf));
+  });
+
+  it("a USDC-paired curve (quote_mint @83) is quoted in USDC with USDC's 6 decimals", () => {
+    // Given the curve with quote_mint = USDC (the 91db680 "USDC paired coins" layout)
+    const usdcCurve = decodePumpBondingCurve(withFields({ quoteMint: getAddressEncoder().encode(USDC_MINT) as Uint8Array }));
+    expect(usdcCurve.quoteMint).toBe(USDC_MINT);
+    // When priced / Then price = (vqr / 1e6) / (vtr / 1e6): the same atoms read in USDC units
+    const price = priceFromPumpBondingCurve(usdcCurve, mint, { global }, () => 6);
+    expect(price.quoteMint).toBe(USDC_MINT);
+    expect(relativeError(ratioToNumber(price.priceQuotePerBase), 30002485430 / 1072911112000000)).toBeLessThanOrEqual(1e-12);
+  });
+
+  it("a 115-byte curve (the size buy/sell top legacy curves up to) decodes with its quote mint", () => {
+    const topped = withFields({ length: 115 });
+    expect(topped.data.length).toBe(115);
+    expect(decodePumpBondingCurve(topped)).toEqual(decodePumpBondingCurve(curve150));
   });
 });

@@ -99,3 +99,23 @@ describe("Raydium AMM v4 pricing", () => {
     expect(price).toMatchObject({ quoteLiquidity: 16_751_519_000_000n, baseReserve: 100_000_000_000_000n, tradable: true });
   });
 });
+
+/**
+ * raydium-amm 0.3.1 @27f461d ("Remove openbook dependency", 2026-07-23): AmmInfo keeps its 752-byte layout (the
+ * OpenBook and swap-statistics fields are deprecated, not moved), swaps run on vault − need_take_pnl only, and
+ * `AmmStatus::swap_permission` still allows Initialized (1), SwapOnly (6) and WaitingTrade (7).
+ */
+describe("Raydium AMM v4 status after the OpenBook removal", () => {
+  it("only statuses 1, 6 and 7 are tradable", () => {
+    const related = {
+      coinVault: syntheticTokenAccount(WSOL_MINT, 10n ** 15n),
+      pcVault: syntheticTokenAccount(USDC_MINT, 10n ** 15n),
+    };
+    const tradableAt = (status: number) =>
+      priceFromRaydiumAmmV4Pool(
+        decodeRaydiumAmmV4Pool(withData(solUsdc, (d) => (new DataView(d.buffer, d.byteOffset).setBigUint64(0, BigInt(status), true), d))),
+        related,
+      ).tradable;
+    expect([0, 1, 2, 3, 4, 5, 6, 7].filter(tradableAt)).toEqual([1, 6, 7]);
+  });
+});

@@ -101,3 +101,40 @@ describe("Raydium CPMM pricing", () => {
     expect(priceFromRaydiumCpmmPool(pool, related).tradable).toBe(false);
   });
 });
+
+/**
+ * raydium-cp-swap 0.2.0 @609780f (creator fees since b0b2a08 "support creator fee", 2025-08-18; raydium-sdk-V2's
+ * CpmmPoolInfoLayout): creator_fee_on @389, enable_creator_fee @390 and creator_fees_token_0/1 @397/@405 took former
+ * padding, so pools keep 637 B. `vault_amount_without_fee` subtracts protocol + fund + creator fees; status bit2 alone
+ * disables swaps.
+ */
+describe("Raydium CPMM creator fees and status bits", () => {
+  const withCreatorFees = (fee0: bigint, fee1: bigint, status?: number) =>
+    withData(fixture, (d) => {
+      const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
+      d[389] = 0; // creator_fee_on: both tokens
+      d[390] = 1; // enable_creator_fee
+      view.setBigUint64(397, fee0, true);
+      view.setBigUint64(405, fee1, true);
+      if (status !== undefined) d[329] = status;
+      return d;
+    });
+  const related = {
+    vault0: syntheticTokenAccount(WSOL_MINT, 1_000_000_000_000n + 484814504n + 123593244n + 11n),
+    vault1: syntheticTokenAccount(BONK, 5_000_000_000_000_000n + 286186090n + 78871511n + 22n),
+  };
+
+  it("creator fees held in the vaults are not liquidity", () => {
+    // Given Q2sPHPdU with creator fees 11 / 22 accrued, and vaults holding them on top of the other buckets
+    const pool = decodeRaydiumCpmmPool(withCreatorFees(11n, 22n));
+    expect(pool).toMatchObject({ creatorFees0: 11n, creatorFees1: 22n });
+    // When priced / Then reserves exclude protocol, fund and creator fees
+    const price = priceFromRaydiumCpmmPool(pool, related);
+    expect(price).toMatchObject({ baseReserve: 1_000_000_000_000n, quoteLiquidity: 5_000_000_000_000_000n, tradable: true });
+  });
+
+  it("deposit- or withdraw-disabled bits (1, 2) keep swaps open; bit2 (4) closes them", () => {
+    expect(priceFromRaydiumCpmmPool(decodeRaydiumCpmmPool(withCreatorFees(11n, 22n, 3)), related).tradable).toBe(true);
+    expect(priceFromRaydiumCpmmPool(decodeRaydiumCpmmPool(withCreatorFees(11n, 22n, 4)), related).tradable).toBe(false);
+  });
+});
