@@ -1,7 +1,7 @@
 import { buildApp } from "./app";
 import type { Env } from "./env";
 import { createUpstream } from "./solana/upstream";
-import { ingestRecentBlocks } from "./trades/pool-registry-ingest";
+import { ingestRecentBlocks } from "./pool-registry/block-ingest";
 
 export { StreamRoom } from "./streams/stream-room";
 

@@ -11,7 +11,7 @@ import type { PoolCandidate, PoolKind } from "../venues/types";
 import { readStoredCandidates, storeCandidates } from "./candidate-store";
 import { burnAccountsOf } from "./circulating-supply";
 import { adapterByKind, poolAdapters, type PoolAdapter } from "./pool-adapters";
-import { registeredPoolsFor } from "./pool-registry";
+import { registeredPoolsFor } from "../pool-registry/registry-store";
 import { venueOfDex } from "./price-record";
 import type { PriceDeps, PriceQuery } from "./price-query";
 

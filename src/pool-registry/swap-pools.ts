@@ -8,19 +8,13 @@ import {
   RAYDIUM_CLMM_PROGRAM_ADDRESS,
   RAYDIUM_CPMM_PROGRAM_ADDRESS,
 } from "../solana/well-known";
-import type { PoolKind } from "../venues/types";
+import type { RegisteredPool } from "./registry-store";
 
 /**
  * Pools seen in swap instructions of a transaction (top-level and CPI), by the account positions of each venue's
  * swap instructions (VENUES.md). Used to fill the pool registry with pools that cannot be derived from a mint.
  */
-export interface DiscoveredPool {
-  address: Address;
-  kind: PoolKind;
-  baseMint: Address;
-  quoteMint: Address;
-  related: Record<string, Address>;
-}
+export type DiscoveredPool = RegisteredPool;
 
 /** The subset of a `getBlock`/`getTransaction` (encoding json) transaction this needs. */
 export interface JsonTransaction {

@@ -3,7 +3,8 @@ import { z } from "zod/mini";
 import type { PoolKind } from "../venues/types";
 
 /**
- * Pools that cannot be derived from a mint (Raydium AMM v4, Meteora DBC, non-canonical PumpSwap pools, ...), kept in D1.
+ * The pool registry's store (D1 table `pools`): pools that cannot be derived from a mint (Raydium AMM v4, Meteora DBC,
+ * non-canonical PumpSwap pools, pools quoted in other mints, ...), as found in swaps by the cron (block-ingest.ts).
  * Rows carry the related addresses a pricer must read (vaults, ...) so a registered pool prices in one upstream call.
  */
 export interface RegisteredPool {

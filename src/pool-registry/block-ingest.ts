@@ -1,8 +1,8 @@
 import type { Address } from "@solana/kit";
 import { limits } from "../limits";
-import { registerPools } from "../pricing/pool-registry";
+import { registerPools } from "./registry-store";
 import type { Upstream } from "../solana/upstream";
-import { discoverPoolsInTransaction, type JsonTransaction } from "./pool-discovery";
+import { discoverPoolsInTransaction, type JsonTransaction } from "./swap-pools";
 
 const cursorName = "pools";
 

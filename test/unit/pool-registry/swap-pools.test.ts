@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { discoverPoolsInTransaction, type JsonTransaction } from "../../../src/trades/pool-discovery";
+import { discoverPoolsInTransaction, type JsonTransaction } from "../../../src/pool-registry/swap-pools";
 
 // Real mainnet transactions from ../shared/fixtures (read at test time, never copied into the project).
 function fixture(path: string): JsonTransaction & { meta: { postTokenBalances: { accountIndex: number; mint: string }[] } } {
