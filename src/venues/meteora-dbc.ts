@@ -2,6 +2,8 @@
  * Meteora Dynamic Bonding Curve (program dbcij3LW…). The VirtualPool tracks its own reserves and sqrt
  * price; its PoolConfig gives the quote mint, the base decimals and the graduation threshold. Configs
  * are arbitrary partner keys, so pools are found by scanning on base_mint, not derived from the mint.
+ * Layout: dynamic_bonding_curve 0.1.10 (MeteoraAg/dynamic-bonding-curve @b4f9547, DBC SDK 1.5.7); the fields read
+ * have not moved since 0.1.6, and the sizes (424 / 1048 B) never changed.
  */
 import { getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { ratio } from "../pricing/fixed-point";

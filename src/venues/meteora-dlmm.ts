@@ -1,6 +1,8 @@
 /**
  * Meteora DLMM (program LBUZKhRx…): liquidity in discrete bins; spot price = (1 + bin_step/10⁴)^active_id
  * Y per X. X/Y are not sorted (the pump token is often X); pair PDAs sort the mints by bytes.
+ * Layout: LbPair of lb_clmm 0.12.0 (dlmm-sdk @fb02e51 idls/dlmm.json); limit orders (function_type, collect_fee_mode)
+ * do not move the active-bin price.
  */
 import { address, getAddressDecoder, getBase16Encoder, getI32Decoder, getU16Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import type { Ratio } from "../pricing/fixed-point";

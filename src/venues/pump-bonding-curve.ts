@@ -1,6 +1,7 @@
 /**
  * pump.fun bonding curve (program 6EF8…). Price = virtual quote / virtual token reserves; the curve
- * stores no mint, so pricing takes the mint the curve PDA was derived from.
+ * stores no mint, so pricing takes the mint the curve PDA was derived from. Layout: BondingCurve and Global of the
+ * pump IDL in pump-fun/pump-public-docs @1b82215 (2026-05-19); is_mayhem_mode / is_cashback_coin only route fees.
  */
 import { getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, address, type Address } from "@solana/kit";
 import { ratio } from "../pricing/fixed-point";

@@ -1,6 +1,7 @@
 /**
  * Raydium AMM v4 (program 675kPX9M…, not Anchor: no discriminator, 752-byte repr(C) AmmInfo).
  * Pools are PDAs of their OpenBook market, not of the mints, so they are found by scanning the program.
+ * Layout: raydium-amm 0.3.1 @27f461d (OpenBook removed; AmmInfo unchanged, its order-book fields deprecated).
  */
 import { getAddressDecoder, getU64Decoder, transformDecoder, type Address } from "@solana/kit";
 import { RAYDIUM_AMM_V4_PROGRAM_ADDRESS } from "../solana/well-known";

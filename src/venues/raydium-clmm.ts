@@ -1,6 +1,7 @@
 /**
  * Raydium CLMM (program CAMMCzo5…): spot price from the Q64.64 sqrt price; depth from the vaults net of
- * the protocol and fund fees they also hold.
+ * the protocol and fund fees they also hold. Layout: PoolState of raydium-clmm @03b44b7 (limit orders, dynamic fees;
+ * raydium-sdk-V2 0.2.58-alpha): 1,544 B as before, fee_on and dynamic_fee_info taken from padding.
  */
 import { getAddressDecoder, getBase16Encoder, getI32Decoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { RAYDIUM_CLMM_PROGRAM_ADDRESS } from "../solana/well-known";

@@ -1,6 +1,7 @@
 /**
  * Raydium CPMM (cp-swap, program CPMMoo8L…): constant product on vault balances net of the protocol,
- * fund and creator fee buckets the program keeps in the same vaults.
+ * fund and creator fee buckets the program keeps in the same vaults. Layout: PoolState of raydium-cp-swap 0.2.0
+ * @609780f (creator fees since b0b2a08), 637 B.
  */
 import { getAddressDecoder, getBase16Encoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { RAYDIUM_CPMM_PROGRAM_ADDRESS } from "../solana/well-known";
