@@ -10,14 +10,11 @@
  * and never built here.
  */
 
-import { clampRetryAfterSeconds } from "../solana/retry-after";
+import { clampRetryAfterSeconds } from "../http/retry-after";
 
 /** One JSON-RPC error object, as it travels in a response. */
-export interface RpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+import type { RpcErrorObject } from "../json/json-rpc";
+export type { RpcErrorObject } from "../json/json-rpc";
 
 /** JSON-RPC 2.0 standard codes (jsonrpc-core's messages). */
 export const jsonRpcCodes = {

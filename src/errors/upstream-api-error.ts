@@ -1,4 +1,4 @@
-import { clampRetryAfterSeconds } from "../solana/retry-after";
+import { clampRetryAfterSeconds } from "../http/retry-after";
 import { UpstreamError } from "../solana/upstream";
 import { ApiError } from "./api-error";
 

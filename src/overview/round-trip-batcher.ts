@@ -12,7 +12,7 @@
  * Both faces implement the upstream client's `call` / `callRaw`, so services take them unchanged. Lives with the
  * overview because it encodes the overview's round-trip plan.
  */
-import { UpstreamError, type JsonRpcId, type JsonRpcResponse, type RawAnswer, type Upstream } from "../solana/upstream";
+import { rawAnswerFromText, UpstreamError, type ExpectedAnswer, type JsonRpcId, type JsonRpcResponse, type RawAnswer, type Upstream } from "../solana/upstream";
 
 type RpcClient = Pick<Upstream, "call" | "callRaw">;
 type CallAnswer = Pick<JsonRpcResponse, "result" | "error">;
@@ -82,13 +82,13 @@ export class RoundTripBatcher {
         return { result: answer.result as T };
       },
       // A caller's own batch is split into calls and reassembled, so it can share the round trip like any call.
-      async callRaw(body: string): Promise<RawAnswer> {
+      async callRaw(body: string, expected: ExpectedAnswer): Promise<RawAnswer> {
         const parsed = JSON.parse(body) as RawCall | RawCall[];
         const items = Array.isArray(parsed) ? parsed : [parsed];
         const answers = await Promise.all(items.map((item) => enqueue(String(item.method), item.params)));
         const responses: JsonRpcResponse[] = answers.map(({ answer }, i) => ({ jsonrpc: "2.0", id: items[i]?.id ?? null, ...answer }));
         const json = Array.isArray(parsed) ? responses : responses[0]!;
-        return { text: JSON.stringify(json), json, url: answers[0]?.url ?? "" };
+        return rawAnswerFromText(JSON.stringify(json), expected, answers[0]?.url ?? "");
       },
     };
   }

@@ -1,5 +1,5 @@
 import { limits } from "../limits";
-import { arrayElementSpans, objectMemberSpans, sliceSpan, type Span } from "../solana/upstream-json-spans";
+import { arrayElementSpans, objectMemberSpans, sliceSpan, type Span } from "../json/json-spans";
 
 /**
  * The params text that goes upstream for a validated call: the caller's own text, minus every object member

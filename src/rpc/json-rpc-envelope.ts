@@ -1,6 +1,6 @@
 import { batchTooLarge, standardErrors, type RpcErrorObject } from "../errors/rpc-errors";
 import type { JsonRpcId } from "../solana/upstream";
-import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan } from "../solana/upstream-json-spans";
+import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan } from "../json/json-spans";
 import { nestingDepth } from "./json-nesting";
 
 /**

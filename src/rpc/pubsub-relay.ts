@@ -1,7 +1,7 @@
 import { frameTooLarge, jsonRpcCodes, standardErrors, tooManyPendingRequests, tooManySubscriptions, type RpcErrorObject } from "../errors/rpc-errors";
 import { limits } from "../limits";
-import { objectMemberSpans, skipWhitespace, sliceSpan } from "../solana/upstream-json-spans";
-import { utf8ByteLength } from "../solana/utf8-length";
+import { objectMemberSpans, skipWhitespace, sliceSpan } from "../json/json-spans";
+import { utf8ByteLength } from "../json/utf8-length";
 import { errorResponseText, idText, parseRequestBody, rawErrorResponseText, resultResponseText, upstreamRequestText } from "./json-rpc-envelope";
 
 /**

@@ -1,7 +1,6 @@
 import { upstreamFailureError, upstreamRequestRefused } from "../errors/rpc-errors";
 import { limits } from "../limits";
-import { answerCapFor, UpstreamError, type ExpectedAnswer, type JsonRpcId, type RawAnswer, type ResponseView, type Upstream } from "../solana/upstream";
-import { readAnswer } from "../solana/upstream-answer";
+import { answerCapFor, UpstreamError, type ExpectedAnswer, type RawAnswer, type ResponseView, type Upstream } from "../solana/upstream";
 import { finalizedSlot } from "./finalized-slot";
 import { cacheCandidate, cachedResult, storeIfFinal, type CacheCandidate } from "./immutable-cache";
 import {
@@ -16,8 +15,8 @@ import {
 } from "./json-rpc-envelope";
 import { forwardedParamsText } from "./forwarded-params";
 import { isIdempotent, validateCall, type ValidatedCall } from "./methods";
-import { sliceSpan } from "../solana/upstream-json-spans";
-import { utf8ByteLength } from "../solana/utf8-length";
+import { sliceSpan } from "../json/json-spans";
+import { utf8ByteLength } from "../json/utf8-length";
 import { upstreamPlan, type UpstreamPlan } from "./upstream-plan";
 
 /**
@@ -165,11 +164,9 @@ async function forwardBatch(calls: Forwarded[], deps: RpcProxyDeps): Promise<str
   return answers;
 }
 
-/** Where the responses sit in a checked answer: as the client found them, or read again from its text. */
-function responsesOf(answer: RawAnswer, expected: ExpectedAnswer): ResponseView[] {
-  const responses = answer.responses ?? readAnswer(answer.text, expected);
-  if (!responses) throw new UpstreamError("bad-response", "Upstream answer does not answer the request");
-  return responses;
+/** Where the responses sit in a checked answer (the client validated them against `expected`). */
+function responsesOf(answer: RawAnswer, _expected: ExpectedAnswer): ResponseView[] {
+  return answer.responses;
 }
 
 /** The raw result or error text of one response. */

@@ -2,7 +2,7 @@ import { UpstreamError } from "../solana/upstream";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
 import { isOptionsNotFilter } from "./method-schemas";
 import type { ValidatedCall } from "./methods";
-import { arrayElementSpans, objectMemberSpans, sliceSpan } from "../solana/upstream-json-spans";
+import { arrayElementSpans, objectMemberSpans, sliceSpan } from "../json/json-spans";
 
 /**
  * What goes upstream for one validated call. Almost always the call itself, params as the caller wrote them.

@@ -1,5 +1,5 @@
-import type { RpcErrorObject } from "../errors/rpc-errors";
-import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan, type ScanOptions, type Span } from "./upstream-json-spans";
+import type { RpcErrorObject } from "../json/json-rpc";
+import { arrayElementSpans, objectMemberSpans, skipWhitespace, sliceSpan, type ScanOptions, type Span } from "../json/json-spans";
 
 /**
  * Reading an upstream answer without building its results: is it a JSON-RPC 2.0 response (or batch) to the request

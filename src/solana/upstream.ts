@@ -1,13 +1,13 @@
 import { limits } from "../limits";
 import type { Env } from "../env";
-import type { RpcErrorObject } from "../errors/rpc-errors";
-import { clampRetryAfterSeconds, parseRetryAfter } from "./retry-after";
+import type { RpcErrorObject } from "../json/json-rpc";
+import { clampRetryAfterSeconds, parseRetryAfter } from "../http/retry-after";
 import { readAnswer, type ExpectedAnswer, type JsonRpcId, type ResponseView } from "./upstream-answer";
 import { readCappedBody, type CappedBody } from "./upstream-body";
 import { CircuitBreaker } from "./upstream-breaker";
 import { upstreamConfig, type UpstreamConfig } from "./upstream-config";
-import { sliceSpan } from "./upstream-json-spans";
-import { utf8ByteLength } from "./utf8-length";
+import { sliceSpan } from "../json/json-spans";
+import { utf8ByteLength } from "../json/utf8-length";
 
 export type { ExpectedAnswer, JsonRpcId, ResponseView } from "./upstream-answer";
 
@@ -93,8 +93,8 @@ export interface RawAnswer {
   text: string;
   readonly json: JsonRpcResponse | JsonRpcResponse[];
   url: string;
-  /** Where each response sits in `text`, in order of appearance; always set by `createUpstream`'s client. */
-  responses?: ResponseView[];
+  /** Where each response sits in `text`, in order of appearance. */
+  responses: ResponseView[];
 }
 
 /** A JSON-RPC response object as validated here: `result` xor `error`. */
@@ -270,6 +270,16 @@ function parseJson(text: string): unknown {
   } catch {
     throw new UpstreamError("bad-response", "Upstream answer is not valid JSON");
   }
+}
+
+/**
+ * A RawAnswer made from a text that did not come through the client (an answer assembled from shared calls, a test's
+ * upstream), checked against `expected` the same way.
+ */
+export function rawAnswerFromText(text: string, expected: ExpectedAnswer, url: string): RawAnswer {
+  const responses = readAnswer(text, expected);
+  if (!responses) throw new UpstreamError("bad-response", "Upstream answer is not a JSON-RPC response to this request");
+  return rawAnswer({ text, url, responses });
 }
 
 /** A RawAnswer whose `json` is built only if someone reads it (the proxy never does: it slices `text`). */

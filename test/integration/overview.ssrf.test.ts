@@ -16,7 +16,7 @@ import { tokenOverviewSchema } from "../../src/overview/overview-schema";
 import type { MetadataUriPolicy } from "../../src/metadata/uri-policy";
 import { findMetaplexMetadataAddress } from "../../src/overview/token-profile";
 import { PriceCache, priceCacheKey } from "../../src/pricing/price-cache";
-import type { JsonRpcResponse, RawAnswer, Upstream } from "../../src/solana/upstream";
+import { rawAnswerFromText, type ExpectedAnswer, type JsonRpcResponse, type RawAnswer, type Upstream } from "../../src/solana/upstream";
 
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const METAPLEX_PROGRAM = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s";
@@ -87,10 +87,10 @@ function scriptedUpstream(accounts: Map<string, { owner: string; data: Uint8Arra
     async call<T>(method: string, params?: readonly unknown[]) {
       return { result: answer({ id: 0, method, params: [...(params ?? [])] }).result as T };
     },
-    async callRaw(body: string): Promise<RawAnswer> {
+    async callRaw(body: string, expected: ExpectedAnswer): Promise<RawAnswer> {
       const parsed = JSON.parse(body) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
       const json = Array.isArray(parsed) ? parsed.map(answer) : answer(parsed);
-      return { text: JSON.stringify(json), json, url: "http://upstream.test" };
+      return rawAnswerFromText(JSON.stringify(json), expected, "http://upstream.test");
     },
   };
 }

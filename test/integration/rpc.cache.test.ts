@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { objectMemberSpans, skipWhitespace, sliceSpan } from "../../src/solana/upstream-json-spans";
+import { objectMemberSpans, skipWhitespace, sliceSpan } from "../../src/json/json-spans";
 import { newApiKey } from "../helpers/keys";
 import { advance, chainRpc, upstreamRequests } from "../helpers/localnet";
 import { postDirect, postRpcWithEnv, rpcRequest } from "../helpers/rpc";

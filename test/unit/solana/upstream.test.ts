@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { upstreamFailureError } from "../../../src/errors/rpc-errors";
 import { upstreamApiError } from "../../../src/errors/upstream-api-error";
 import { limits } from "../../../src/limits";
-import { parseRetryAfter } from "../../../src/solana/retry-after";
+import { parseRetryAfter } from "../../../src/http/retry-after";
 import { answerCapFor, createUpstream, UpstreamError } from "../../../src/solana/upstream";
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readAnswer } from "../../../src/solana/upstream-answer";
-import { arrayElementSpans, objectMemberSpans, skipValue, skipWhitespace, sliceSpan } from "../../../src/solana/upstream-json-spans";
+import { arrayElementSpans, objectMemberSpans, skipValue, skipWhitespace, sliceSpan } from "../../../src/json/json-spans";
 
 /** Whether the scanner takes `text` as exactly one JSON value (whitespace around allowed), as JSON.parse would. */
 function scansAsOneValue(text: string): boolean {

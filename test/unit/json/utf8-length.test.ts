@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { utf8ByteLength } from "../../../src/solana/utf8-length";
+import { utf8ByteLength } from "../../../src/json/utf8-length";
 
 // String.prototype.isWellFormed is ES2024 (Node 20 has it); the projects' lib is ES2022.
 const isWellFormed = (t: string) => (t as string & { isWellFormed(): boolean }).isWellFormed();
