@@ -15,7 +15,7 @@ export type VenueSpec =
   | { venue: "raydium-clmm"; quote: Quote; depth: number; config: number }
   | { venue: "meteora-dlmm"; quote: Quote; depth: number; binStep: number; baseFactor: number; preset?: number }
   | { venue: "meteora-damm-v1"; quote: Quote; depth: number; poolShare: number }
-  | { venue: "meteora-damm-v2"; quote: Quote; depth: number; config: number; concentrated?: boolean }
+  | { venue: "meteora-damm-v2"; quote: Quote; depth: number; config: number; concentrated?: boolean; idle?: boolean }
   | { venue: "meteora-dbc"; progress: number; migrated?: boolean };
 
 export interface TokenSpec {
@@ -135,7 +135,8 @@ export function genesisCatalog(rng: Rng): TokenSpec[] {
   add("clmm-0", {
     decimals: 9,
     primary: { venue: "raydium-clmm", quote: "SOL", depth: rng.logUniform(200, 2000), config: 2 },
-    extra: [{ venue: "meteora-damm-v2", quote: "SOL", depth: 0.2, config: 1 }],
+    // idle: the world never trades it, so it stays dust whatever the tests' slot advances do
+    extra: [{ venue: "meteora-damm-v2", quote: "SOL", depth: 0.2, config: 1, idle: true }],
     tags: ["raydium-clmm", "dust-pool"],
   });
   add("clmm-1", { decimals: 6, primary: { venue: "raydium-clmm", quote: "USDC", depth: rng.logUniform(50_000, 500_000), config: 1 }, tags: ["raydium-clmm", "usdc-quoted"] });

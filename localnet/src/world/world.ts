@@ -561,7 +561,7 @@ export class TokenWorld implements World {
           return this.ctx.tokenAccount(pool.vaultA).amount;
         }
         const pool = this.dammV2.create({ config: dammV2ConfigAddress(BigInt(p.config)), feeNumerator: 2_500_000n, baseMint: mint, quoteMint: this.quoteMintOf(p.quote), price, quoteDepth: this.quoteAtoms(p.quote, p.depth), creator: owner });
-        this.addPool(entry, pool, this.dammV2, 1);
+        this.addPool(entry, pool, this.dammV2, p.idle ? 0 : 1);
         return this.ctx.tokenAccount(pool.vaultA).amount;
       }
       default:
