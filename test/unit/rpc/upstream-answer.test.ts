@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readAnswer } from "../../../src/solana/upstream-answer";
-import { skipValue } from "../../../src/solana/upstream-json-spans";
+import { skipValue } from "../../../src/json/json-spans";
 
 const ok = `{"jsonrpc":"2.0","result":{"context":{"slot":5},"value":18446744073709551615},"id":7}`;
 
