@@ -1,5 +1,6 @@
 /**
- * CLI: `npm run localnet -- [--port P] [--ws-port W] [--seed S] [--slot-ms N] [--manual] [--latency-ms N] [--accounts DIR]...`
+ * CLI: `npm run localnet -- [--port P] [--ws-port W] [--seed S] [--slot-ms N] [--manual] [--latency-ms N] [--retain-slots N]
+ * [--accounts DIR]...`
  * Starts the local Solana node stand-in, prints its URLs, and closes cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from "node:util";
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     "slot-ms": { type: "string" },
     manual: { type: "boolean" },
     "latency-ms": { type: "string" },
+    "retain-slots": { type: "string" },
     accounts: { type: "string", multiple: true },
   },
 });
@@ -35,6 +37,7 @@ const localnet = await startLocalnet({
   seed: integer("seed", values.seed),
   slotMs: values.manual ? 0 : integer("slot-ms", values["slot-ms"]),
   latencyMs: integer("latency-ms", values["latency-ms"]),
+  maxBlockSlots: integer("retain-slots", values["retain-slots"]),
   accountsDirs: values.accounts,
 });
 

@@ -34,7 +34,10 @@ export interface LocalnetOptions {
   accountsDirs?: string[];
   /** Slots between processed and finalized (default 32). */
   finalityDepth?: number;
-  /** Slots of blocks kept before pruning (default 20,000). */
+  /**
+   * Retention: slots of blocks kept before pruning, with their transactions, signature / address indexes and statuses
+   * (default 3,000 ≈ 20 min at 400 ms; `--retain-slots` on the CLI).
+   */
   maxBlockSlots?: number;
   /** The token world; by default `createWorld` from ./world/index.ts. */
   world?: World;

@@ -1,6 +1,7 @@
 /**
  * Test and operator endpoints under `/__localnet/` on the RPC HTTP port (documented in localnet/README.md):
- * world manifest, manual slot advance, chain status, request stats, and fault injection for the JSON-RPC endpoint.
+ * world manifest, manual slot advance, chain status, request stats, memory (retained counts and the process's usage), and
+ * fault injection for the JSON-RPC endpoint.
  */
 import type { Ledger } from "../chain/ledger.js";
 import type { World } from "../chain/types.js";
@@ -52,6 +53,11 @@ export async function handleAdmin(method: string, url: URL, body: string, deps: 
       await deps.advance(slots);
       return { status: 200, body: status(deps.ledger, deps.manual) };
     }
+    case "GET /__localnet/memory":
+      return {
+        status: 200,
+        body: { slot: deps.ledger.currentSlot, retained: deps.ledger.retained(), requestStats: deps.stats.sizes(), process: process.memoryUsage() },
+      };
     case "GET /__localnet/stats":
       return { status: 200, body: deps.stats.get(url.searchParams.get("requestId") ?? undefined) };
     case "POST /__localnet/stats/reset":

@@ -97,9 +97,25 @@ const IDENTITY_GENESIS_LAMPORTS = 500_000_000_000n;
 const FAUCET_GENESIS_LAMPORTS = 500_000_000_000_000_000n;
 /** The foundation's genesis balance: 50,000,000 SOL, non-circulating. */
 const FOUNDATION_GENESIS_LAMPORTS = 50_000_000_000_000_000n;
-/** Bounds of the string intern table (dropped whole when full) and of the log lines worth sharing. */
+/** Bounds of one generation of the string intern table (dropped whole when full) and of the log lines worth sharing. */
 const MAX_INTERNED = 200_000;
 const MAX_INTERNED_LENGTH = 200;
+
+/** What the ledger holds, by kind: each is bounded by the block retention (`maxBlockSlots`). */
+export interface RetainedCounts {
+  maxBlockSlots: number;
+  blocks: number;
+  transactions: number;
+  signatures: number;
+  /** Addresses in the getSignaturesForAddress index, and their entries (one per transaction mentioning them). */
+  addresses: number;
+  addressEntries: number;
+  blockhashes: number;
+  /** Shared strings (keys, log lines) of the intern table's two generations. */
+  internedStrings: number;
+  /** Submitted transactions waiting for the next produced slot. */
+  pending: number;
+}
 
 /**
  * The world's handle on the slot being built. Copies in and out: the world may reuse buffers, and stored versions must
@@ -146,7 +162,13 @@ export class Ledger {
   private readonly addressIndex = new Map<Pubkey, PrunableList>();
   private readonly blockhashHeights = new Map<string, number>();
   private readonly listeners: ((event: SlotEvent) => void)[] = [];
-  private readonly interned = new Map<string, string>();
+  /**
+   * The intern table in two generations rotated every `maxBlockSlots` slots: a string no retained block has used for a
+   * whole retention span is let go, so the table is bounded by retention rather than by the chain's age.
+   */
+  private interned = new Map<string, string>();
+  private internedBefore = new Map<string, string>();
+  private internedSince = 0;
   /** SlotHashes data of the newest bank: its ancestors' (slot, blockhash), newest first. Never mutated once stored. */
   private slotHashes = emptySlotHashesData();
   /** Clock's epoch_start_timestamp: the block time of the first bank of the current epoch. */
@@ -240,6 +262,7 @@ export class Ledger {
     }
     this.slots = this.commitmentsAfter();
     this.prune();
+    this.rotateInterned();
     const event: SlotEvent = { slot, block, before, after: this.commitments };
     for (const listener of this.listeners) listener(event);
     this.accounts.compact(this.slots.finalized);
@@ -418,9 +441,37 @@ export class Ledger {
   private intern(text: string): string {
     const shared = this.interned.get(text);
     if (shared !== undefined) return shared;
+    const kept = this.internedBefore.get(text) ?? text;
     if (this.interned.size >= MAX_INTERNED) this.interned.clear();
-    this.interned.set(text, text);
-    return text;
+    this.interned.set(kept, kept);
+    return kept;
+  }
+
+  /** Starts a new intern generation once a retention span has passed since the last one. */
+  private rotateInterned(): void {
+    if (this.current - this.internedSince < this.options.maxBlockSlots) return;
+    this.internedBefore = this.interned;
+    this.interned = new Map();
+    this.internedSince = this.current;
+  }
+
+  /** Sizes of everything the ledger keeps per block or per transaction (the admin memory route and tests read them). */
+  retained(): RetainedCounts {
+    let transactions = 0;
+    for (const { block } of this.blocks.values()) transactions += block.transactions.length;
+    let addressEntries = 0;
+    for (const list of this.addressIndex.values()) addressEntries += list.length;
+    return {
+      maxBlockSlots: this.options.maxBlockSlots,
+      blocks: this.blocks.size,
+      transactions,
+      signatures: this.signatureIndex.size,
+      addresses: this.addressIndex.size,
+      addressEntries,
+      blockhashes: this.blockhashHeights.size,
+      internedStrings: this.interned.size + this.internedBefore.size,
+      pending: this.pending.length,
+    };
   }
 
   private commitmentsAfter(): CommitmentSlots {
