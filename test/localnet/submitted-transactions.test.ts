@@ -42,6 +42,21 @@ const payerToken2022 = ata(payer.publicKey, mint2022, TOKEN_2022_PROGRAM);
 const payerFeeToken = Keypair.generate().publicKey;
 const strangerFeeToken = Keypair.generate().publicKey;
 const strangerToken = ata(stranger.publicKey, mint);
+/** A frozen account of the payer's, and an account owned by a 2-of-3 multisig. */
+const frozenToken = Keypair.generate().publicKey;
+const multisig = Keypair.generate().publicKey;
+const multisigSigners = [Keypair.generate(), Keypair.generate(), Keypair.generate()];
+const multisigToken = Keypair.generate().publicKey;
+
+/** spl-token Multisig (355 bytes): m @0, n @1, initialized @2, signers from @3 (32 bytes each, 11 slots). */
+function multisigData(m: number, signers: PublicKey[]): Uint8Array {
+  const data = new Uint8Array(355);
+  data[0] = m;
+  data[1] = signers.length;
+  data[2] = 1;
+  signers.forEach((signer, i) => data.set(signer.toBuffer(), 3 + 32 * i));
+  return data;
+}
 
 /** Token-2022 mint (decimals 9) with one passive extension: MetadataPointer (type 18, 64 bytes) after AccountType 1 @165. */
 function metadataPointerMint(authority: string, self: string): Uint8Array {
@@ -76,6 +91,12 @@ function worldWithWallets(): World {
       ledger.setAccount(key(poor.publicKey), system(4_000n));
       ledger.setAccount(key(mint), { ...token(mintData(1_000_000_000n, 6, key(mintAuthority.publicKey))), lamports: 1_461_600n });
       ledger.setAccount(key(payerToken), token(tokenAccountData(key(mint), key(payer.publicKey), 1_000_000_000n, { key: key(delegate.publicKey), amount: 300n })));
+      const frozen = tokenAccountData(key(mint), key(payer.publicKey), 10n);
+      frozen[108] = 2;
+      ledger.setAccount(key(frozenToken), token(frozen));
+      ledger.setAccount(key(multisig), token(multisigData(2, multisigSigners.map((k) => k.publicKey))));
+      ledger.setAccount(key(multisigToken), token(tokenAccountData(key(mint), key(multisig), 1_000n)));
+      for (const signer of multisigSigners) ledger.setAccount(key(signer.publicKey), system(1_000_000_000n));
       ledger.setAccount(key(mint2022), token(metadataPointerMint(key(mintAuthority.publicKey), key(mint2022)), TOKEN_2022_PROGRAM));
       ledger.setAccount(key(payerToken2022), { ...token(token2022Account(key(mint2022), key(payer.publicKey), 7_000_000_000n), TOKEN_2022_PROGRAM), lamports: 2_074_080n });
       const feeMint = token2022MintData({ supply: 1n, decimals: 9, authority: key(mintAuthority.publicKey), mint: key(feeMint2022), name: "Fee", symbol: "FEE", uri: "" });
@@ -274,6 +295,25 @@ describe("SPL Token transfers through sendTransaction", () => {
     const unsigned = new TransactionInstruction({ ...transferIx(payerToken, strangerToken, payer.publicKey, 1n), keys: [meta(payerToken, false, true), meta(strangerToken, false, true), meta(payer.publicKey, false, false)] });
     const missing = await send(await wire([stranger], unsigned));
     expect(missing.error).toMatchObject({ message: "Transaction simulation failed: Error processing Instruction 0: missing required signature for instruction" });
+  });
+
+  it("a frozen account is AccountFrozen (0x11); a multisig owner needs m of its signers (2 of 3)", async () => {
+    const frozen = await send(await wire([payer], transferIx(frozenToken, strangerToken, payer.publicKey, 1n)));
+    expect(frozen.error).toMatchObject({ message: "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x11" });
+    expect((frozen.error!.data as { logs: string[] }).logs).toContain("Program log: Error: Account is frozen");
+    const [a, , c] = multisigSigners as [Keypair, Keypair, Keypair];
+    const byMultisig = (...signers: Keypair[]) =>
+      new TransactionInstruction({
+        programId: new PublicKey(TOKEN_PROGRAM),
+        keys: [meta(multisigToken, false, true), meta(strangerToken, false, true), meta(multisig, false, false), ...signers.map((k) => meta(k.publicKey, true, false))],
+        data: transferData(400n),
+      });
+    const one = await send(await wire([a], byMultisig(a)));
+    expect(one.error).toMatchObject({ message: "Transaction simulation failed: Error processing Instruction 0: missing required signature for instruction" });
+    const strangerBefore = await rawAmount(strangerToken);
+    expect((await send(await wire([a, c], byMultisig(a, c)))).error).toBeUndefined();
+    expect(await rawAmount(multisigToken)).toBe(600n);
+    expect(await rawAmount(strangerToken)).toBe(strangerBefore + 400n);
   });
 
   it("associated accounts: Create over an existing one is IllegalOwner, a wrong address InvalidSeeds, CreateIdempotent of an existing one is a no-op", async () => {
