@@ -10,9 +10,13 @@ echo "== type check"
 npx tsc --noEmit || status=1
 npx tsc --noEmit -p localnet/tsconfig.json || status=1
 
-echo "== bundle (wrangler deploy --dry-run)"
+echo "== static assets (Swagger UI for /docs, copied from node_modules)"
+node scripts/copy-docs-assets.mjs || status=1
+
+echo "== bundle (wrangler deploy --dry-run; its gzipped size is checked by test/unit/scripts/bundle-size.test.ts)"
 npx wrangler deploy --dry-run --outdir dist >/tmp/deploy-dry-run.log 2>&1 || { cat /tmp/deploy-dry-run.log; status=1; }
 grep -E "Total Upload|gzip" /tmp/deploy-dry-run.log || true
+[ -f dist/index.js ] && echo "dist/index.js gzipped: $(gzip -c dist/index.js | wc -c) bytes (limit 400000)"
 
 echo "== vitest"
 rm -f .vitest-report.json

@@ -7,10 +7,15 @@ import { requireApiKey } from "./middleware/auth";
 import { requestDeadline } from "./middleware/request-deadline";
 import { assignRequestId } from "./middleware/request-id";
 import { serverTiming } from "./middleware/server-timing";
-import { healthRoutes } from "./routes/health";
-import { apiV1Routes } from "./routes/api-v1";
+import { healthOperations, healthRoutes } from "./routes/health";
+import { apiV1Operations, apiV1Routes } from "./routes/api-v1";
+import { openApiOperations, openApiRoutes } from "./routes/openapi/openapi-route";
+import { rpcOperations } from "./routes/openapi/rpc-operations";
 import { rpcRoutes } from "./routes/rpc";
 import type { AppContext } from "./env";
+
+/** Every route the app serves, as `GET /openapi.json` documents it (test/unit/routes/openapi.test.ts checks none is missing). */
+export const operations = [...healthOperations, ...apiV1Operations, ...rpcOperations, ...openApiOperations];
 
 /**
  * The Hono app: request id → Server-Timing → URL/body caps → deadline → auth (per sub-app) → routes; one error path
@@ -27,6 +32,7 @@ export function buildApp() {
   });
 
   app.route("/", healthRoutes);
+  app.route("/", openApiRoutes(operations));
   app.route("/", rpcRoutes);
 
   app.use(
@@ -40,7 +46,7 @@ export function buildApp() {
   );
   app.use("/api/*", requestDeadline(limits.requestDeadlineMs));
   app.use("/api/*", requireApiKey);
-  app.route("/api/v1", apiV1Routes);
+  app.route("/", apiV1Routes);
 
   app.notFound((c) => {
     const allowed = allowedMethods(c.req.path);

@@ -1,3 +1,5 @@
+import { z } from "zod/mini";
+
 /**
  * One closed set of REST error codes, mapped to HTTP status in one place.
  * Handlers throw `ApiError`; `app.onError` renders the spec's envelope. 5xx messages are generic by construction.
@@ -17,7 +19,8 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
-const genericMessages: Partial<Record<ErrorCode, string>> = {
+/** The messages of codes whose text never depends on the request (5xx bodies never echo internals). */
+export const genericMessages: Partial<Record<ErrorCode, string>> = {
   UNAUTHORIZED: "Missing or invalid API key",
   INTERNAL: "Internal server error",
   UPSTREAM_UNAVAILABLE: "Upstream chain data is temporarily unavailable",
@@ -37,10 +40,12 @@ export class ApiError extends Error {
   }
 }
 
-export interface ErrorEnvelope {
-  status: "error";
-  error: { code: number; message: string };
-}
+/** The spec's error envelope: every non-200 REST answer. */
+export const errorEnvelopeSchema = z.object({
+  status: z.literal("error"),
+  error: z.object({ code: z.number(), message: z.string() }),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 export function errorEnvelope(status: number, message: string): ErrorEnvelope {
   return { status: "error", error: { code: status, message } };

@@ -1,7 +1,9 @@
 import { Hono } from "hono";
 import type { AppContext } from "../env";
-import { priceRoutes } from "./price";
-import { overviewRoutes } from "./overview";
+import type { Operation } from "./openapi/operation";
+import { priceOperations, priceRoutes } from "./price";
+import { overviewOperations, overviewRoutes } from "./overview";
 
-/** Everything under /api/v1 (the key is already checked by the app). */
+/** Everything under /api/v1 (the key is already checked by the app); routes carry their full paths. */
 export const apiV1Routes = new Hono<AppContext>().route("/", priceRoutes).route("/", overviewRoutes);
+export const apiV1Operations: Operation[] = [...priceOperations, ...overviewOperations];

@@ -1,6 +1,9 @@
 import { Hono } from "hono";
+import { z } from "zod/mini";
 
 import type { AppContext } from "../env";
+import { tokenOverviewSchema } from "../overview/overview-schema";
+import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
 import { metadataPolicyFromEnv } from "../overview/offchain-profile";
 import { fetchTokenOverview } from "../overview/overview-service";
 import { priceCacheFor, priceCacheTtlMs } from "../pricing/price-cache";
@@ -11,8 +14,73 @@ import { parseSingleMint } from "./params";
  * GET /api/v1/overview?ca=<mint>: the token overview (SPEC.md "Token overview", docs/overview.md).
  * 400 for a missing or malformed `ca`, 404 when it is not a mint, 503/504 when the chain cannot be read.
  */
-export const overviewRoutes = new Hono<AppContext>().get("/overview", async (c) => {
-  const mint = parseSingleMint(c.req.query("ca"));
+const overviewQuery = z.object({
+  ca: z.string().register(z.globalRegistry, { description: "One mint address (a comma list is refused here).", examples: ["DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"] }),
+});
+
+const bonk = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
+const overviewExample = {
+  ca: bonk,
+  name: "Bonk",
+  symbol: "Bonk",
+  image: "https://arweave.net/hQiPZOsRZXGXBJd_82PhVdlM_hACsT_q6wqwf5cSY7I",
+  description: null,
+  socials: { twitter: "https://twitter.com/bonk_inu", website: "https://bonkcoin.com" },
+  decimals: "5",
+  supply: "8880813609815562849",
+  circulatingSupply: "8880813609815562849",
+  mintAuthority: null,
+  freezeAuthority: null,
+  updateAuthority: "9AhKqLR67hwapvG8SA2JFXaCshXc9nALJjpKaHZrsbkw",
+  creators: [],
+  isToken2022: false,
+  top10HoldersBalance: "12871920345123.40817",
+  top10HoldersPercent: "14.4937",
+  top20HoldersBalance: "17520934871290.11230",
+  top20HoldersPercent: "19.7287",
+  dex: "raydium-clmm",
+  priceInSol: "0.000000161540244",
+  priceInUsd: "0.0000233711523684",
+  marketCap: "2069384471.62135",
+  holders: [
+    { owner: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM", balance: "4102987733102.38301", percent: "4.6200", label: "holder", venue: null },
+    { owner: "3ucNos4NbumPLZNWztqGHNFFgkHeRMBQAVemeeomsUxv", balance: "1398261440011.00000", percent: "1.5744", label: "liquidity", venue: "raydium-clmm" },
+  ],
+  holdersExact: false,
+  transferFee: null,
+};
+
+const overviewOperation: Operation = {
+  method: "get",
+  path: "/api/v1/overview",
+  operationId: "overview",
+  summary: "Token profile: metadata, authorities, top holders, price",
+  description: "The spec's token overview plus `holders`, `holdersExact`, `circulatingSupply` and `transferFee` (docs/overview.md).",
+  tags: ["overview"],
+  authenticated: true,
+  query: overviewQuery,
+  responses: {
+    200: { description: "The token overview", schema: named("TokenOverview", tokenOverviewSchema), examples: { bonk: { summary: "A Raydium-priced token", value: overviewExample } } },
+    400: errorResponse("BAD_REQUEST", "`ca` missing, malformed, or a list", {
+      missingCa: "Missing required query parameter: ca",
+      badCa: 'Invalid base58 address in ca: "not-base58!"',
+      list: "ca takes one mint address on this endpoint",
+    }),
+    401: restErrors[401],
+    404: errorResponse("NOT_FOUND", "`ca` is no account, or not an (initialized) token mint", {
+      noAccount: "Unknown mint 11111111111111111111111111111112: no such account",
+      notMint: "Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW is not a token mint",
+    }),
+    413: restErrors[413],
+  414: restErrors[414],
+    500: restErrors[500],
+    503: restErrors[503],
+    504: restErrors[504],
+  },
+};
+
+export const overviewRoutes = new Hono<AppContext>().get(overviewOperation.path, validQuery(overviewQuery), async (c) => {
+  const mint = parseSingleMint(c.req.valid("query").ca);
   const priceTtlMs = priceCacheTtlMs(c.env.PRICE_CACHE_TTL_MS);
   const priceCache = priceCacheFor(c.env.PRICE_CACHE_TTL_MS);
   const overview = await fetchTokenOverview(
@@ -30,3 +98,4 @@ export const overviewRoutes = new Hono<AppContext>().get("/overview", async (c) 
   );
   return c.json(overview);
 });
+export const overviewOperations = [overviewOperation];

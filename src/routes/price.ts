@@ -1,11 +1,14 @@
 import { Hono, type Context } from "hono";
 import type { Address } from "@solana/kit";
+import { z } from "zod/mini";
 import type { AppContext } from "../env";
 import { parseAddress, parseMintList, type CaItem } from "./params";
+import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
 import type { ApiError } from "../errors/api-error";
+import { limits } from "../limits";
 import { priceMints, type PriceOutcome } from "../pricing/price-service";
 import { priceCacheFor, priceCacheKey, type PriceCache } from "../pricing/price-cache";
-import type { VenueId } from "../pricing/price-record";
+import { priceRecordSchema, type VenueId } from "../pricing/price-record";
 import { createUpstream } from "../solana/upstream";
 
 /**
@@ -43,11 +46,11 @@ function warmAnswer(cache: PriceCache, items: CaItem[], scope: string, poolId: A
   return `[${parts.join(",")}]`;
 }
 
-async function answer(c: Context<AppContext>, venue: VenueId | undefined) {
-  const raw = c.req.query("ca");
+async function answer(c: Context<AppContext>, query: PriceQuery, venue: VenueId | undefined) {
+  const raw = query.ca;
   const items = parseMintList(raw);
-  const isList = raw!.includes(",");
-  const poolParam = c.req.query("poolId");
+  const isList = raw.includes(",");
+  const poolParam = query.poolId;
   const poolId = poolParam === undefined || poolParam === "" ? undefined : parseAddress(poolParam.trim(), "poolId");
   const cache = priceCacheFor(c.env.PRICE_CACHE_TTL_MS);
   const warm = warmAnswer(cache, items, venue ?? "auto", poolId, isList);
@@ -87,5 +90,123 @@ function failedItem(ca: string, error: ApiError) {
   return { ca, success: false, error: { code: error.status, message: error.message } };
 }
 
-export const priceRoutes = new Hono<AppContext>().get("/price", (c) => answer(c, undefined));
-for (const [path, venue] of Object.entries(venueAliases)) priceRoutes.get(`/${path}`, (c) => answer(c, venue));
+// ---- The routes, described once: validation, types and their part of GET /openapi.json. ----
+
+/** Presence is checked here; what `ca` and `poolId` hold (base58, list size) is params.ts's, with its messages. */
+const priceQuery = z.object({
+  ca: z.string().register(z.globalRegistry, {
+    description: `One mint address, or a comma-separated list of at most ${limits.maxMintsPerPriceRequest} (spaces ignored, duplicates answered in place): a list gives an array in request order.`,
+    examples: ["DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"],
+  }),
+  poolId: z.optional(
+    z.string().register(z.globalRegistry, {
+      description: "Price from this pool only (it must trade the mint); priced whatever its depth, `belowLiquidityFloor: true` under the $100 floor.",
+      examples: ["Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW"],
+    }),
+  ),
+});
+type PriceQuery = z.output<typeof priceQuery>;
+
+const listItemSchema = named(
+  "PriceListItem",
+  z.union([
+    z.extend(priceRecordSchema, { success: z.literal(true) }),
+    z.object({ ca: z.string(), success: z.literal(false), error: z.object({ code: z.number(), message: z.string() }) }),
+  ]),
+);
+const priceAnswerSchema = named("PriceAnswer", z.union([named("PriceRecord", priceRecordSchema), z.array(listItemSchema)]));
+
+const bonk = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
+const bonkRecord = {
+  ca: bonk,
+  dex: "raydium-clmm",
+  priceInSol: "0.000000161540244",
+  priceInUsd: "0.0000233711523684",
+  marketCap: "2069384471.62135",
+  pool: "Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW",
+  poolType: "raydium-clmm",
+  liquidityUsd: "1938234.72611309",
+  slot: 381204117,
+  updatedAt: 1764000000000,
+};
+const pumpRecord = {
+  ca: "9BB6NFEcjBCtnNLFko2FqVQBq8HHM13kCyYcdQbgpump",
+  dex: "pumpfun",
+  priceInSol: "0.0000000281932617",
+  priceInUsd: "0.00000407891224071",
+  marketCap: "4078.91224071",
+  pool: "5xEqqY2gZsB7Zr5ExUQkX7KHd1qVrrAQWjiG9uYgm9M6",
+  poolType: "pump-bonding-curve",
+  liquidityUsd: "1201.93471522",
+  slot: 381204117,
+  updatedAt: 1764000000000,
+  curveProgress: "8.41",
+  graduated: false,
+};
+
+const priceResponses = {
+  200: {
+    description: "One mint: its price record. A comma list: an array in request order, each item with `success` (a failed item carries its own `error`).",
+    schema: priceAnswerSchema,
+    examples: {
+      one: { summary: "One mint", value: bonkRecord },
+      list: {
+        summary: "A list: priced, malformed and unknown items in place",
+        value: [
+          { ...pumpRecord, success: true },
+          { ca: "not-base58!", success: false, error: { code: 400, message: 'Invalid base58 address in ca: "not-base58!"' } },
+          { ca: "11111111111111111111111111111112", success: false, error: { code: 404, message: "Unknown mint 11111111111111111111111111111112: no such account" } },
+        ],
+      },
+    },
+  },
+  400: errorResponse("BAD_REQUEST", "`ca` missing, malformed (no well-formed item in a list) or too long a list; `poolId` malformed", {
+    missingCa: "Missing required query parameter: ca",
+    badCa: 'Invalid base58 address in ca: "not-base58!"',
+    tooMany: `Too many mints in ca: ${limits.maxMintsPerPriceRequest + 1} (at most ${limits.maxMintsPerPriceRequest})`,
+    badPoolId: 'Invalid base58 address in poolId: "zzz"',
+  }),
+  401: restErrors[401],
+  404: errorResponse("NOT_FOUND", "A mint with no account, an account that is not a mint, or a mint no venue (or the named pool) prices; the message says why", {
+    noAccount: "Unknown mint 11111111111111111111111111111112: no such account",
+    notMint: "Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW is not a token mint",
+    noPool: `No price for ${pumpRecord.ca} on venues: raydium-amm-v4, raydium-cpmm, raydium-clmm: no pool found`,
+  }),
+  413: restErrors[413],
+  414: restErrors[414],
+  500: restErrors[500],
+  503: restErrors[503],
+  504: restErrors[504],
+};
+
+const venueNames: Record<VenueId, string> = {
+  "venue-a": "pump.fun bonding curves",
+  "venue-b": "Raydium AMM v4, CPMM and CLMM pools",
+  "venue-c": "Meteora DLMM, DAMM v1, DAMM v2 pools and DBC launchpad curves",
+  "venue-d": "PumpSwap pools",
+};
+
+function priceOperation(path: string, venue: VenueId | undefined): Operation {
+  const word = path.slice(1);
+  const alias = venue !== undefined && word !== venue;
+  return {
+    method: "get",
+    path: `/api/v1${path}`,
+    operationId: venue ? `price_${word.replace("-", "_")}` : "price",
+    summary: venue ? (alias ? `Price from ${venueNames[venue]} (alias of /api/v1/${venue})` : `Price from ${venueNames[venue]} only`) : "Price, automatically routed to the deepest pool of any venue",
+    tags: ["price"],
+    authenticated: true,
+    query: priceQuery,
+    responses: priceResponses,
+  };
+}
+
+const validPriceQuery = validQuery(priceQuery);
+export const priceRoutes = new Hono<AppContext>();
+export const priceOperations: Operation[] = [];
+const routes: [path: string, venue: VenueId | undefined][] = [["/price", undefined], ...Object.entries(venueAliases).map(([word, venue]) => [`/${word}`, venue] as [string, VenueId])];
+for (const [path, venue] of routes) {
+  const operation = priceOperation(path, venue);
+  priceOperations.push(operation);
+  priceRoutes.get(operation.path, validPriceQuery, (c) => answer(c, c.req.valid("query"), venue));
+}

@@ -1,0 +1,122 @@
+/**
+ * GET /openapi.json: a valid OpenAPI 3.1 document that lists every route the app serves, every query parameter,
+ * the three ways to present a key and every error each route answers — with examples that match their own schemas.
+ * The app runs in Node here (the document needs no binding); test/e2e/docs.page.test.ts reads it from the bundled worker.
+ */
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildApp, operations } from "../../../src/app";
+
+type Json = Record<string, any>;
+let doc: Json;
+
+beforeAll(async () => {
+  const res = await buildApp().request("/openapi.json");
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as Json;
+});
+
+const restErrorStatuses = ["400", "401", "404", "413", "414", "500", "503", "504"];
+
+describe("GET /openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    // Given the document the worker serves / When an OpenAPI 3.1 schema validator reads it
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    // Then it is valid, as 3.1
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("lists every route the app registers, and nothing it does not serve", () => {
+    // Given every (method, path) the Hono app routes (middleware and catch-alls are registered as ALL)
+    const served = new Set(
+      buildApp()
+        .routes.filter((r) => r.method !== "ALL")
+        .map((r) => `${r.method.toLowerCase()} ${r.path}`),
+    );
+    const documented = new Set(Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)));
+    // Then each is documented, and the document's only extra is /docs (a static asset, served before the worker)
+    expect([...served].filter((route) => !documented.has(route))).toEqual([]);
+    expect([...documented].filter((route) => !served.has(route))).toEqual(["get /docs"]);
+    expect([...documented]).toEqual(
+      expect.arrayContaining([
+        "get /health",
+        "get /api/v1/price",
+        ...["venue-a", "venue-b", "venue-c", "venue-d", "pumpfun", "raydium", "meteora", "pumpswap"].map((v) => `get /api/v1/${v}`),
+        "get /api/v1/overview",
+        "post /rpc",
+        "get /rpc",
+        "get /openapi.json",
+      ]),
+    );
+  });
+
+  it("documents the query parameters of every REST route", () => {
+    const params = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Json[]).map((p) => [p.name, p]));
+    for (const path of Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/") && p !== "/api/v1/overview")) {
+      expect(params(path).ca, path).toMatchObject({ in: "query", required: true, schema: { type: "string" } });
+      expect(params(path).poolId, path).toMatchObject({ in: "query", required: false, schema: { type: "string" } });
+    }
+    expect(Object.keys(params("/api/v1/overview"))).toEqual(["ca"]);
+    // /api/v1/trend, when it exists, takes hour and limit
+    if (doc.paths["/api/v1/trend"]) expect(Object.keys(params("/api/v1/trend")).sort()).toEqual(["hour", "limit"]);
+  });
+
+  it("documents the key: header x-api-key, Authorization Bearer and query x-api-key, required on /api/* and /rpc only", () => {
+    expect(doc.components.securitySchemes).toEqual({
+      apiKeyHeader: expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }),
+      bearer: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      apiKeyQuery: expect.objectContaining({ type: "apiKey", in: "query", name: "x-api-key" }),
+    });
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      for (const op of Object.values(item as Json)) {
+        const keyed = path.startsWith("/api/") || path === "/rpc";
+        expect(op.security, path).toEqual(keyed ? [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }] : []);
+      }
+    }
+  });
+
+  it("documents every error each route answers, with the spec's envelope on REST and JSON-RPC bodies on /rpc", () => {
+    for (const path of Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/"))) {
+      const responses = doc.paths[path].get.responses as Json;
+      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(["200", ...restErrorStatuses]));
+      for (const status of restErrorStatuses) {
+        expect(responses[status].content["application/json"].schema, `${path} ${status}`).toEqual({ $ref: "#/components/schemas/ErrorEnvelope" });
+        for (const example of Object.values(responses[status].content["application/json"].examples as Json)) {
+          expect(example.value.error.code, `${path} ${status}`).toBe(Number(status));
+        }
+      }
+      // The validation hook's message for a missing ca is the one params.ts always gave
+      expect(Object.values(responses["400"].content["application/json"].examples as Json).map((e) => e.value.error.message)).toContain(
+        "Missing required query parameter: ca",
+      );
+    }
+    expect(Object.keys(doc.paths["/rpc"].post.responses)).toEqual(expect.arrayContaining(["200", "204", "401", "405", "413", "415", "500", "504"]));
+    expect(Object.keys(doc.paths["/rpc"].get.responses)).toEqual(expect.arrayContaining(["101", "401", "405"]));
+  });
+
+  it("has an example for every answer with a body, each valid against the schema it documents", () => {
+    // Given the operations as the routes declare them (zod schemas, not their JSON Schema rendering)
+    for (const op of operations) {
+      const where = `${op.method} ${op.path}`;
+      if (op.requestBody) {
+        expect(Object.keys(op.requestBody.examples).length, where).toBeGreaterThan(0);
+        for (const example of Object.values(op.requestBody.examples)) expect(parse(op.requestBody.schema, example.value), where).toEqual([]);
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!response.schema && !response.contentType) continue; // 101, 204: no body
+        // Then every answer with a body has at least one example, and each example parses with the answer's schema
+        expect(Object.keys(response.examples).length, `${where} ${status}`).toBeGreaterThan(0);
+        if (!response.schema) continue;
+        for (const [name, example] of Object.entries(response.examples)) expect(parse(response.schema, example.value), `${where} ${status} ${name}`).toEqual([]);
+      }
+    }
+  });
+});
+
+function parse(schema: { "~standard": { validate(value: unknown): unknown } }, value: unknown): unknown[] {
+  const result = schema["~standard"].validate(value) as { issues?: unknown[] };
+  return result.issues ?? [];
+}
