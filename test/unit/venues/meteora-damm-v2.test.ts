@@ -116,7 +116,7 @@ describe("Meteora DAMM v2 pricing", () => {
 });
 
 /**
- * cp_amm 0.2.0/0.2.1 fields the fixtures (all layout_version 0, taken before 0.2.0) predate, written into a
+ * cp_amm 0.2.0/0.2.1 fields the fixtures (all layout_version 0: pools from before 0.2.0) lack, written into a
  * fixture's bytes at the offsets of the Pool in damm-v2-sdk 1.4.3's cp_amm.json: pool_status @481,
  * collect_fee_mode @484, token_a_amount @680, token_b_amount @688, layout_version @696.
  */
