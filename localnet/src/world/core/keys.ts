@@ -1,28 +1,31 @@
 /**
- * Keys: base58 <-> bytes (kit's address codec, cached), deterministic pseudo-random keys, synchronous PDA / ATA derivation
- * (same algorithm as kit's `getProgramDerivedAddress`: sha256(seeds ‖ bump ‖ program ‖ "ProgramDerivedAddress"), first bump
- * from 255 down whose hash is off the curve — cross-checked against kit in the unit tests).
+ * Keys: base58 <-> bytes (the localnet's base58 codec, chain/base58.ts, cached), deterministic pseudo-random keys,
+ * synchronous PDA / ATA derivation (same algorithm as kit's `getProgramDerivedAddress`: sha256(seeds ‖ bump ‖ program ‖
+ * "ProgramDerivedAddress"), first bump from 255 down whose hash is off the curve — cross-checked against kit in the unit
+ * tests).
  */
 import { createHash } from "node:crypto";
-import { getAddressDecoder, getAddressEncoder, type Address } from "@solana/kit";
+import { encodeBase58, parseBase58Fixed } from "../../chain/base58.js";
 import type { Pubkey } from "../../chain/types.js";
 import { isOnCurve } from "./ed25519.js";
 
-const addressEncoder = getAddressEncoder();
-const addressDecoder = getAddressDecoder();
 const bytesCache = new Map<string, Uint8Array>();
 
+/** The 32 bytes of a key; throws on text that is not one (as kit's address codec did). */
 export function keyBytes(k: Pubkey): Uint8Array {
   let b = bytesCache.get(k);
   if (!b) {
-    b = addressEncoder.encode(k as Address) as Uint8Array;
+    const parsed = parseBase58Fixed(k, 32);
+    if (!(parsed instanceof Uint8Array)) throw new TypeError(`not a 32-byte base58 key: ${k}`);
+    b = parsed;
     bytesCache.set(k, b);
   }
   return b;
 }
 
 export function keyFromBytes(b: Uint8Array): Pubkey {
-  const k = addressDecoder.decode(b) as string;
+  if (b.length !== 32) throw new RangeError(`a key is 32 bytes, not ${b.length}`);
+  const k = encodeBase58(b);
   if (!bytesCache.has(k)) bytesCache.set(k, b.slice());
   return k;
 }
@@ -136,23 +139,5 @@ export function signatureFor(seed: number, label: string): string {
   const bytes = new Uint8Array(64);
   bytes.set(a, 0);
   bytes.set(b, 32);
-  return base58(bytes);
-}
-
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-const CHUNK = 58n ** 8n;
-/** Base58 of arbitrary bytes (signatures, blockhash-like ids); keys go through kit's address codec. */
-export function base58(bytes: Uint8Array): string {
-  let n = bytes.length ? BigInt("0x" + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")) : 0n;
-  let out = "";
-  while (n > 0n) {
-    let r = Number(n % CHUNK);
-    n /= CHUNK;
-    for (let i = 0; i < 8 && (n > 0n || r > 0); i++) {
-      out = ALPHABET[r % 58]! + out;
-      r = Math.floor(r / 58);
-    }
-  }
-  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) out = "1" + out;
-  return out;
+  return encodeBase58(bytes);
 }

@@ -7,7 +7,8 @@
 import type { CompiledInstruction, Pubkey, TokenBalance, TxRecord } from "../../chain/types.js";
 import { base64 } from "../core/bytes.js";
 import { toUi } from "../core/math.js";
-import { base58, sha256 } from "../core/keys.js";
+import { encodeBase58 } from "../../chain/base58.js";
+import { sha256 } from "../core/keys.js";
 import { COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM } from "../programs.js";
 import type { Store, TokenBook } from "../store.js";
 
@@ -223,7 +224,7 @@ export function executeTx(plan: TxPlan, ctx: TxContext): TxRecord {
 
   return {
     signatures: Array.from({ length: hdr.numRequiredSignatures }, (_, i) =>
-      i === 0 ? ctx.signature : base58(new Uint8Array([...sha256(ctx.signature, `:${i}:a`), ...sha256(ctx.signature, `:${i}:b`)])),
+      i === 0 ? ctx.signature : encodeBase58(new Uint8Array([...sha256(ctx.signature, `:${i}:a`), ...sha256(ctx.signature, `:${i}:b`)])),
     ),
     message: {
       header: hdr,
