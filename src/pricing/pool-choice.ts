@@ -8,7 +8,7 @@ import { USDC_MINT, USDT_MINT, WELL_KNOWN_DECIMALS, WSOL_MINT } from "../solana/
 import type { Mint } from "../venues/spl-token";
 import type { PoolPrice } from "../venues/types";
 import { circulatingSupply } from "./circulating-supply";
-import { compare, div, fromPow10, mul, ratio, toDecimalString, type Ratio } from "./fixed-point";
+import { compare, div, fromPow10, mul, ratio, toDecimalString, type Ratio } from "../math/fixed-point";
 import type { Priced } from "./pool-evaluation";
 import type { PriceRecord } from "./price-record";
 

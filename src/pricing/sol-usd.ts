@@ -7,7 +7,7 @@ import { PYTH_SOL_USD_FEED_ID, WSOL_MINT } from "../solana/well-known";
 import { VenueDecodeError } from "../venues/errors";
 import { decodePriceUpdateV2 } from "../venues/pyth-price-update";
 import type { AccountBytes } from "../venues/types";
-import { fromPow10, mul, ratio, type Ratio } from "./fixed-point";
+import { fromPow10, mul, ratio, type Ratio } from "../math/fixed-point";
 import { poolAdapters } from "./pool-adapters";
 import { derivedCandidates, registryCandidates } from "./pool-candidates";
 import { pickBest, quoteUsd } from "./pool-choice";

@@ -5,7 +5,7 @@
  * Time-dependent math (vault profit unlocking, the depeg price cache) runs on the Clock sysvar read with the pool.
  */
 import { address, getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
-import { ratio, type Ratio } from "../pricing/fixed-point";
+import { ratio, type Ratio } from "../math/fixed-point";
 import { METEORA_DAMM_V1_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
 import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";

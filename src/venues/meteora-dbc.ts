@@ -6,7 +6,7 @@
  * have not moved since 0.1.6, and the sizes (424 / 1048 B) never changed.
  */
 import { getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
-import { ratio } from "../pricing/fixed-point";
+import { ratio } from "../math/fixed-point";
 import { METEORA_DBC_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
 import { getFieldsDecoder } from "./layout";

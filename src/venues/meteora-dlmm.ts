@@ -5,7 +5,7 @@
  * do not move the active-bin price.
  */
 import { address, getAddressDecoder, getBase16Encoder, getI32Decoder, getU16Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
-import type { Ratio } from "../pricing/fixed-point";
+import type { Ratio } from "../math/fixed-point";
 import { METEORA_DLMM_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
 import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit";
-import { fromPow10, invert, mul, ratio, type Ratio } from "../pricing/fixed-point";
+import { fromPow10, invert, mul, ratio, type Ratio } from "../math/fixed-point";
 import { VenueDecodeError } from "./errors";
 import type { PoolPrice } from "./types";
 

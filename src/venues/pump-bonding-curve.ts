@@ -4,7 +4,7 @@
  * pump IDL in pump-fun/pump-public-docs @1b82215 (2026-05-19); is_mayhem_mode / is_cashback_coin only route fees.
  */
 import { getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, address, type Address } from "@solana/kit";
-import { ratio } from "../pricing/fixed-point";
+import { ratio } from "../math/fixed-point";
 import { PUMP_PROGRAM_ADDRESS, WSOL_MINT, findAssociatedTokenAddress } from "../solana/well-known";
 import { assertAccountShape } from "./account";
 import { getFieldsDecoder } from "./layout";

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit";
-import type { Ratio } from "../pricing/fixed-point";
+import type { Ratio } from "../math/fixed-point";
 
 /** Raw account as returned by getAccountInfo / getMultipleAccounts (base64 decoded). */
 export interface AccountBytes {

@@ -6,7 +6,7 @@
 import { address } from "@solana/kit";
 import { bench, describe } from "vitest";
 import { decodeSolUsdPriceUpdate } from "../../src/pricing/sol-usd";
-import { toDecimalString } from "../../src/pricing/fixed-point";
+import { toDecimalString } from "../../src/math/fixed-point";
 import { USDC_MINT, WSOL_MINT } from "../../src/solana/well-known";
 import { decodeMeteoraDammV1Pool, priceFromMeteoraDammV1Pool } from "../../src/venues/meteora-damm-v1";
 import { clockAccount } from "../unit/venues/clock-account";

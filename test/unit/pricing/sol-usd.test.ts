@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PYTH_SOL_USD_FEED_ID, PYTH_SOL_USD_PRICE_ACCOUNT } from "../../../src/solana/well-known";
-import { toDecimalString } from "../../../src/pricing/fixed-point";
+import { toDecimalString } from "../../../src/math/fixed-point";
 import { decodeSolUsdPriceUpdate } from "../../../src/pricing/sol-usd";
 import { flipByte, loadAccountFixture, withData, withOwner } from "../venues/load-fixture";
 

@@ -1,6 +1,6 @@
 import { address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { ratio } from "../../../src/pricing/fixed-point";
+import { ratio } from "../../../src/math/fixed-point";
 import { USDC_MINT, WSOL_MINT } from "../../../src/solana/well-known";
 import { invertPoolPrice, netOfFees, priceOfMint, reservePrice, sqrtPriceX64Price } from "../../../src/venues/pool-price";
 import type { PoolPrice } from "../../../src/venues/types";

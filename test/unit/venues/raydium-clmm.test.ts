@@ -1,6 +1,6 @@
 import { address, getAddressDecoder, getU16Decoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { toDecimalString } from "../../../src/pricing/fixed-point";
+import { toDecimalString } from "../../../src/math/fixed-point";
 import { USDC_MINT, WSOL_MINT } from "../../../src/solana/well-known";
 import {
   decodeRaydiumClmmPool,

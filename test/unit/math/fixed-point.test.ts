@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compare, div, fromPow10, invert, mul, ratio, toDecimalString } from "../../../src/pricing/fixed-point";
+import { compare, div, fromPow10, invert, mul, ratio, toDecimalString } from "../../../src/math/fixed-point";
 
 describe("ratio arithmetic", () => {
   it("keeps the denominator positive and multiplies, divides and inverts exactly", () => {
