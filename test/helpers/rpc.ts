@@ -1,7 +1,6 @@
-import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import worker from "../../src/index";
-import { base } from "./http";
+import { callWorker, rpcUrl } from "./worker";
 
 /** What a JSON-RPC POST came back with: status, exact body text, parsed body (undefined when empty), headers. */
 export interface RpcReply {
@@ -16,10 +15,7 @@ async function reply(res: Response): Promise<RpcReply> {
   return { status: res.status, text, json: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-/** The worker's JSON-RPC URL for `key` (the spec's `{rpc_url}`: key in the query). */
-export function rpcUrl(key: string): string {
-  return `${base}/rpc?x-api-key=${key}`;
-}
+export { rpcUrl } from "./worker";
 
 /** A JSON-RPC request object. */
 export function rpcRequest(method: string, params?: unknown[], id: unknown = 1): Record<string, unknown> {
@@ -38,14 +34,8 @@ export async function postRpc(key: string, body: unknown, init: { headers?: Reco
  * waitUntil work (cache writes) before returning.
  */
 export async function postRpcWithEnv(overrides: Record<string, string>, key: string, body: unknown, requestId?: string): Promise<RpcReply> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (requestId) headers["x-request-id"] = requestId;
-  const request = new Request(rpcUrl(key), { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(request, { ...env, ...overrides }, ctx);
-  const out = await reply(res);
-  await waitOnExecutionContext(ctx);
-  return out;
+  const headers: Record<string, string> = requestId ? { "x-request-id": requestId } : {};
+  return reply(await callWorker({ rpcBody: body }, { key, headers, env: overrides }));
 }
 
 /** The same body sent straight to localnet: what a healthy node answers. */

@@ -9,21 +9,14 @@
  */
 
 /** One request through the worker, with its own execution context (its waitUntil work is awaited too). */
-async function call(request: Request): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(request, env, ctx);
-  const body = await res.text();
-  await waitOnExecutionContext(ctx);
-  return new Response(body, { status: res.status, headers: res.headers });
-}
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+const call = (request: Request): Promise<Response> => callWorker({ request });
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import worker from "../../src/index";
 import { limits } from "../../src/limits";
 import type { WorldManifest } from "../../localnet/src/chain/types";
 import { newApiKey } from "../helpers/keys";
 import { world } from "../helpers/localnet";
+import { callWorker } from "../helpers/worker";
 
 const REQUESTS = Number(process.env.CHAOS_REQUESTS ?? 2000);
 const CONCURRENCY = 100;

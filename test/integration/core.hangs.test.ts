@@ -3,15 +3,14 @@
  * still running must not strand that computation for the requests that join it later (it did: every later price,
  * overview or list containing the mint hung for good in that isolate).
  */
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { WorldManifest } from "../../localnet/src/chain/types";
-import worker from "../../src/index";
 import { limits } from "../../src/limits";
 import { get } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
 import { world } from "../helpers/localnet";
+import { callWorker } from "../helpers/worker";
 
 let key = "";
 let manifest: WorldManifest;
@@ -83,12 +82,11 @@ describe("every request has an overall deadline", () => {
   it("an upstream that holds every request: REST answers 504 envelope and /rpc a 504 JSON-RPC error at the 15 s deadline", async () => {
     // Given an upstream that holds requests for 30 s, and attempts allowed to wait 60 s (only the deadline can end them)
     await arm({ mode: "timeout", count: 50 });
-    const slowEnv = { ...env, UPSTREAM_RPC_URL: `${env.LOCALNET_URL}/?deadline=${crypto.randomUUID()}`, UPSTREAM_ATTEMPT_TIMEOUT_MS: "60000", PRICE_CACHE_TTL_MS: "0" };
+    const slowEnv = { UPSTREAM_RPC_URL: `${env.LOCALNET_URL}/?deadline=${crypto.randomUUID()}`, UPSTREAM_ATTEMPT_TIMEOUT_MS: "60000", PRICE_CACHE_TTL_MS: "0" };
     const token = manifest.tokens.find((t) => t.venues[0] === "pumpswap")!;
     const call = async (request: Request) => {
-      const ctx = createExecutionContext();
       const started = Date.now();
-      const res = await worker.fetch(request, slowEnv, ctx);
+      const res = await callWorker({ request }, { env: slowEnv, awaitBackground: false });
       return { status: res.status, body: await res.json(), ms: Date.now() - started };
     };
     // When a price and a JSON-RPC call are made

@@ -3,17 +3,16 @@
  * null market fields), and upstream faults (503 / 504). Fault cases call the worker with their own upstream URL so
  * circuit-breaker state never leaks between cases, and forget the overview's caches first.
  */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { Address } from "@solana/kit";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-import worker from "../../src/index";
 import { forgetCachedOverview } from "../../src/overview/overview-service";
 import { tokenOverviewSchema } from "../../src/overview/overview-schema";
 import type { WorldManifest } from "../../localnet/src/chain/types";
 import { getJson } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
+import { callWorker } from "../helpers/worker";
 
 let key = "";
 let manifest: WorldManifest;
@@ -81,20 +80,15 @@ describe("an unpriced token still gets its overview", () => {
 });
 
 /** Calls the worker with its own upstream URL, so breaker state from one fault case never reaches another. */
-let upstreamCase = 0;
 async function overviewWithUpstream(mint: string, extraEnv: Record<string, string> = {}) {
-  upstreamCase++;
   await forgetCachedOverview(mint as Address);
-  const ctx = createExecutionContext();
-  const request = new Request(`https://api.test/api/v1/overview?ca=${mint}`, auth());
-  const res = await worker.fetch(request, { ...env, UPSTREAM_RPC_URL: `${env.LOCALNET_URL}/?overview-case=${upstreamCase}`, PRICE_CACHE_TTL_MS: "0", ...extraEnv }, ctx);
-  await waitOnExecutionContext(ctx);
+  const res = await callWorker({ path: `/api/v1/overview?ca=${mint}` }, { key, isolatedUpstream: true, env: { PRICE_CACHE_TTL_MS: "0", ...extraEnv } });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
 const upstreamOnly = (respond: (init?: RequestInit) => Promise<Response>) => {
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation((input, init) =>
-    String(input instanceof Request ? input.url : input).includes("overview-case=") ? respond(init) : realFetch(input, init),
+    String(input instanceof Request ? input.url : input).includes("?isolated=") ? respond(init) : realFetch(input, init),
   );
 };
 
@@ -132,9 +126,7 @@ describe("upstream faults → 503 / 504 envelope", () => {
 
   it("connection refused → 503", async () => {
     await forgetCachedOverview(mint() as Address);
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request(`https://api.test/api/v1/overview?ca=${mint()}`, auth()), { ...env, UPSTREAM_RPC_URL: "http://127.0.0.1:9/", PRICE_CACHE_TTL_MS: "0" }, ctx);
-    await waitOnExecutionContext(ctx);
+    const res = await callWorker({ path: `/api/v1/overview?ca=${mint()}` }, { key, env: { UPSTREAM_RPC_URL: "http://127.0.0.1:9/", PRICE_CACHE_TTL_MS: "0" } });
     expect(res.status).toBe(503);
   });
 });

@@ -1,13 +1,11 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
 import { world } from "../helpers/localnet";
 import type { WorldManifest } from "../../localnet/src/chain/types";
 import { limits } from "../../src/limits";
 import { getAddressDecoder } from "@solana/kit";
+import { callWorker } from "../helpers/worker";
 
 let key = "";
 let manifest: WorldManifest;
@@ -19,12 +17,8 @@ afterEach(() => vi.restoreAllMocks());
 const auth = () => ({ headers: { "x-api-key": key } });
 
 /** Calls the worker with its own upstream URL, so circuit-breaker state from fault tests never leaks between cases. */
-let upstreamCase = 0;
 async function callWithUpstream(path: string, extraEnv: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  upstreamCase++;
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(`https://api.test${path}`, auth()), { ...env, UPSTREAM_RPC_URL: `${env.LOCALNET_URL}/?case=${upstreamCase}`, ...extraEnv }, ctx);
-  await waitOnExecutionContext(ctx);
+  const res = await callWorker({ path }, { key, isolatedUpstream: true, env: extraEnv });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 const tradable = () => manifest.tokens.find((t) => t.venues.includes("pumpswap") && !t.tags.includes("complete"))!;
@@ -71,8 +65,7 @@ describe("upstream faults become defined errors", () => {
   });
 
   it("connection refused → 503", async () => {
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request(`https://api.test/api/v1/price?ca=${tradable().mint}`, auth()), { ...env, UPSTREAM_RPC_URL: "http://127.0.0.1:9/", PRICE_CACHE_TTL_MS: "0" }, ctx);
+    const res = await callWorker({ path: `/api/v1/price?ca=${tradable().mint}` }, { key, env: { UPSTREAM_RPC_URL: "http://127.0.0.1:9/", PRICE_CACHE_TTL_MS: "0" } });
     expect(res.status).toBe(503);
   });
 

@@ -4,6 +4,7 @@ import { getJson } from "../helpers/http";
 import { chainRpc, incineratorBalance, poolsOfKind, rawAccounts, upstreamCounts, upstreamRequests, world } from "../helpers/localnet";
 import { ensureFreshOracle, independentPrice, independentSolUsd } from "../helpers/independent-price";
 import type { WorldManifest } from "../../localnet/src/chain/types";
+import { relErr } from "../helpers/numbers";
 
 interface PriceRecord {
   ca: string;
@@ -41,7 +42,6 @@ beforeAll(async () => {
   manifest = await world();
 });
 const auth = (extra: Record<string, string> = {}) => ({ headers: { "x-api-key": key, ...extra } });
-const relErr = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
 
 /**
  * Asks the worker, then recomputes from raw bytes at the same slot (retrying when a block landed in between) and
@@ -156,10 +156,10 @@ describe("auto routing", () => {
     expect(Number(record.curveProgress)).toBeLessThanOrEqual(100);
 
     const complete = manifest.tokens.find((t) => t.tags.includes("complete") && !t.tags.includes("graduated"));
-    if (complete) {
-      const res = await getJson<PriceRecord>(`/api/v1/venue-a?ca=${complete.mint}`, auth());
-      expect(res.status).toBe(404);
-    }
+    expect(complete, "world has a completed curve that never migrated").toBeDefined();
+    const res = await getJson<{ error: { message: string } }>(`/api/v1/venue-a?ca=${complete!.mint}`, auth());
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toContain("(pump-bonding-curve) is not tradable (curve complete)");
   });
 
   it("marketCap = supply in human units × priceInUsd", async () => {

@@ -4,6 +4,7 @@ import { getJson } from "../helpers/http";
 import { advance, world } from "../helpers/localnet";
 import { independentPrice, independentSolUsd } from "../helpers/independent-price";
 import type { WorldManifest } from "../../localnet/src/chain/types";
+import { relErr } from "../helpers/numbers";
 
 const WSOL = "So11111111111111111111111111111111111111112";
 let key = "";
@@ -13,7 +14,6 @@ beforeAll(async () => {
   manifest = await world();
 });
 afterEach(() => vi.useRealTimers());
-const relErr = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
 
 interface Record {
   priceInSol: string;

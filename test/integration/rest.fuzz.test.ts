@@ -12,17 +12,15 @@
  * Each fast-check run is one chunk of {@link CHUNK} requests sent concurrently; a failure names the request and the
  * answer, and fast-check prints the seed and path to replay it (`SEED` below, and `path` in fc.assert's options).
  */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { getAddressDecoder, getBase58Decoder } from "@solana/kit";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import worker from "../../src/index";
 import { limits } from "../../src/limits";
 import { base } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
 import { world } from "../helpers/localnet";
+import { callWorker } from "../helpers/worker";
 
 /** Fixed so any failure replays; each route uses SEED + its index. */
 const SEED = 20_260_408;
@@ -139,13 +137,10 @@ function fuzzRequest(path: string): fc.Arbitrary<FuzzRequest> {
 async function send(req: FuzzRequest): Promise<Verdict> {
   const url = `${base}${req.path}${req.query ? `?${req.query}` : ""}`;
   const withBody = req.body !== undefined && req.method !== "GET" && req.method !== "HEAD";
-  // The worker's own fetch, not SELF: SELF wraps its entrypoint's prototype in one more Proxy per call
-  // (@cloudflare/vitest-pool-workers 0.15.1), which overflows the stack after a few thousand requests.
-  const ctx = createExecutionContext();
+  // callWorker, not SELF: SELF overflows the stack after a few thousand requests (test/helpers/worker.ts).
   const request = new Request(url, { method: req.method, headers: { ...req.headers, "x-api-key": key }, body: withBody ? req.body : undefined });
-  const res = await worker.fetch(request, env, ctx);
+  const res = await callWorker({ request });
   const text = await res.text();
-  await waitOnExecutionContext(ctx);
   const fail = (why: string): Verdict => ({ ok: false, why, status: res.status, body: text.slice(0, 500) });
   if (res.status >= 500) return fail("5xx");
   const pass: Verdict = { ok: true, status: res.status };

@@ -19,17 +19,16 @@
  * The worker's fetch is called directly (not SELF: vitest-pool-workers 0.15.1 overflows the stack after a few
  * thousand SELF calls), with an upstream URL of its own so its circuit state never touches other test files.
  */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getAddressDecoder, getBase58Decoder } from "@solana/kit";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import worker from "../../src/index";
 import { limits } from "../../src/limits";
 import { methodParams } from "../../src/rpc/method-schemas";
 import { newApiKey } from "../helpers/keys";
 import { rpcUrl } from "../helpers/rpc";
+import { callWorker } from "../helpers/worker";
 
 /** Fixed so any failure replays. */
 const SEED = 20_261_124;
@@ -268,11 +267,9 @@ function responseProblem(value: unknown): string | undefined {
 }
 
 async function send(req: FuzzBody): Promise<Verdict> {
-  const ctx = createExecutionContext();
   const headers: Record<string, string> = req.contentType ? { "content-type": req.contentType } : {};
-  const res = await worker.fetch(new Request(rpcUrl(key), { method: "POST", headers, body: req.text }), { ...env, UPSTREAM_RPC_URL: upstream }, ctx);
+  const res = await callWorker({ request: new Request(rpcUrl(key), { method: "POST", headers, body: req.text }) }, { env: { UPSTREAM_RPC_URL: upstream } });
   const text = await res.text();
-  await waitOnExecutionContext(ctx);
   const fail = (why: string): Verdict => ({ ok: false, why, status: res.status, body: text.slice(0, 500) });
   if (res.status >= 500) return fail("5xx");
   if (res.status === 204) return text === "" ? { ok: true, status: 204, results: 0, codes: [] } : fail("204 with a body");

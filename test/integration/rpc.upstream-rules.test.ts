@@ -1,11 +1,10 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
 import { limits } from "../../src/limits";
 import { newApiKey } from "../helpers/keys";
 import { upstreamRequests, world } from "../helpers/localnet";
 import { postRpcWithEnv, rpcRequest } from "../helpers/rpc";
+import { callWorker } from "../helpers/worker";
 
 /**
  * What the proxy does with what the request causes upstream (issue 8): answers caused by the request never open
@@ -160,9 +159,7 @@ describe("upstream answers are read with a byte cap and checked in full", () => 
     const restUpstream = freshUpstream();
     interceptUpstream(restUpstream, () => new Response("slow down", { status: 429, headers: { "retry-after": "100000000000000000000000" } }));
     const mint = (await world()).tokens[0]!.mint;
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request(`https://api.test/api/v1/price?ca=${mint}`, { headers: { "x-api-key": key } }), { ...env, UPSTREAM_RPC_URL: restUpstream, PRICE_CACHE_TTL_MS: "0" }, ctx);
-    await waitOnExecutionContext(ctx);
+    const res = await callWorker({ path: `/api/v1/price?ca=${mint}` }, { key, env: { UPSTREAM_RPC_URL: restUpstream, PRICE_CACHE_TTL_MS: "0" } });
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("60");
   });

@@ -1,10 +1,8 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { newApiKey } from "../helpers/keys";
 import { world } from "../helpers/localnet";
 import type { WorldManifest } from "../../localnet/src/chain/types";
+import { callWorker } from "../helpers/worker";
 
 /** Every answer says where its time went (`Server-Timing`); a cold price shows each stage of the cold path. */
 let key = "";
@@ -14,12 +12,8 @@ beforeAll(async () => {
   manifest = await world();
 });
 
-async function call(path: string, extraEnv: Record<string, string> = {}, headers: Record<string, string> = { "x-api-key": key }): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(`https://api.test${path}`, { headers }), { ...env, ...extraEnv }, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
+const call = (path: string, extraEnv: Record<string, string> = {}, headers: Record<string, string> = { "x-api-key": key }): Promise<Response> =>
+  callWorker({ path }, { env: extraEnv, headers });
 
 /** `name;dur=1.2;desc="…"` entries → name → duration. */
 function stagesOf(res: Response): Map<string, number> {
