@@ -72,12 +72,34 @@ export function validQuery<S extends z.ZodMiniObject>(schema: S): MiddlewareHand
       const name = String(issue.path[0]);
       throw new ApiError(
         "BAD_REQUEST",
-        c.req.query(name) === undefined ? `Missing required query parameter: ${name}` : `Invalid query parameter ${name}: ${issue.message}`,
+        c.req.query(name) === undefined ? `Missing required query parameter: ${name}` : `Invalid query parameter ${name}: ${issueText(issue)}`,
       );
     }
     c.req.addValidatedData("query", parsed.data as object);
     await next();
   };
+}
+
+/**
+ * zod/mini carries no locale (that keeps ~100 KB of messages out of the bundle), so its own text is "Invalid input":
+ * say what was expected instead. A message given in the schema (`z.regex(re, "…")`) wins.
+ */
+function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.message && issue.message !== "Invalid input") return issue.message;
+  switch (issue.code) {
+    case "invalid_type":
+      return `expected ${issue.expected}`;
+    case "invalid_format":
+      return issue.format === "regex" && "pattern" in issue ? `must match ${String(issue.pattern)}` : `expected ${issue.format}`;
+    case "too_small":
+      return `must be at least ${String(issue.minimum)}`;
+    case "too_big":
+      return `must be at most ${String(issue.maximum)}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map(String).join(", ")}`;
+    default:
+      return "invalid";
+  }
 }
 
 /** An error answer documented with the envelope schema and one example per listed message. */
