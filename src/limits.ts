@@ -6,7 +6,7 @@ export const limits = {
   maxUrlLength: 8192,
   /** Largest REST request body (bytes). REST is GET-only; anything bigger is abuse. */
   maxRestBodyBytes: 1024,
-  /** Largest JSON-RPC request body (bytes). Issue 5. */
+  /** Largest JSON-RPC request body (bytes). */
   maxRpcBodyBytes: 50 * 1024,
   /** Most mints in one price request (plans may lower it). Also one getMultipleAccounts page. */
   maxMintsPerPriceRequest: 100,
@@ -21,7 +21,7 @@ export const limits = {
   /** Deepest nesting of one JSON-RPC request element (the request object is level 1; a batch's array is not counted). Agave's own configs need 6. */
   maxRpcJsonDepth: 32,
   /**
-   * WebSocket PubSub on /rpc (issue 9). Largest client frame read (bytes): subscribe requests are a few hundred bytes,
+   * WebSocket PubSub on /rpc. Largest client frame read (bytes): subscribe requests are a few hundred bytes,
    * a programSubscribe with 4 memcmp filters of 128 bytes stays under 2 KiB; 64 KiB leaves room and stops abuse.
    */
   maxPubSubFrameBytes: 64 * 1024,
@@ -37,11 +37,11 @@ export const limits = {
   maxProgramAccountFilters: 4,
   /** Per-attempt upstream timeout (ms). */
   upstreamAttemptTimeoutMs: 5000,
-  /** Attempts per idempotent upstream call, across all upstreams (first try + 2 retries). Issue 5. */
+  /** Attempts per idempotent upstream call, across all upstreams (first try + 2 retries). */
   upstreamMaxAttempts: 3,
-  /** Consecutive failures that open an upstream's circuit. Issue 5. */
+  /** Consecutive failures that open an upstream's circuit. */
   upstreamBreakerFailureThreshold: 3,
-  /** How long an open circuit refuses requests before one probe is let through (ms). Issue 5. */
+  /** How long an open circuit refuses requests before one probe is let through (ms). */
   upstreamBreakerOpenMs: 10_000,
   /** Longest we honour an upstream's Retry-After (ms): a hostile or buggy header must not park an upstream for hours. */
   upstreamMaxCooldownMs: 30_000,
@@ -60,7 +60,7 @@ export const limits = {
   /** Retry-After we pass on (REST header, JSON-RPC `retryAfterSeconds`) is clamped to this range (s): a hostile or buggy upstream value stops here. */
   minRetryAfterSeconds: 1,
   maxRetryAfterSeconds: 60,
-  /** How long the finalized slot learned from the upstream is reused to decide cacheability (ms). Issue 5. */
+  /** How long the finalized slot learned from the upstream is reused to decide cacheability (ms). */
   finalizedSlotTtlMs: 1000,
   /** Cache API max-age of immutable JSON-RPC results (s). The data never changes; this only bounds storage. */
   immutableRpcCacheSeconds: 7 * 24 * 3600,
@@ -86,15 +86,15 @@ export const limits = {
   maxStaleMs: 60_000,
   /** Pyth SOL/USD older than this (by publish time) falls back to the deepest SOL/USDC pool (s). */
   maxOracleAgeSeconds: 60,
-  /** Metadata fetch: whole-request timeout (ms), body cap (bytes), redirects. Issue 4. */
+  /** Metadata fetch: whole-request timeout (ms), body cap (bytes), redirects. */
   metadataTimeoutMs: 3000,
   metadataMaxBytes: 64 * 1024,
   metadataMaxRedirects: 3,
-  /** Overview: how long a token's profile (on-chain identity + off-chain JSON) is reused (ms). Issue 4. */
+  /** Overview: how long a token's profile (on-chain identity + off-chain JSON) is reused (ms). */
   overviewProfileTtlMs: 5 * 60_000,
   /** Overview: the same when the off-chain fetch failed transiently (timeout, network, HTTP status) — retry soon (ms). */
   overviewProfileRetryTtlMs: 30_000,
-  /** Overview: how long holder figures (largest accounts, owners, supply) are reused (ms). Issue 4. */
+  /** Overview: how long holder figures (largest accounts, owners, supply) are reused (ms). */
   overviewHoldersTtlMs: 30_000,
   /** Overview: owners classified (read) in rank order, at most; 2 getMultipleAccounts pages, one batched request. */
   overviewMaxOwnersClassified: 200,

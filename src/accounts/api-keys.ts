@@ -3,7 +3,8 @@ import { apiKeyKvPrefix, apiKeyRecordSchema, type ApiKeyRecord, type Plan } from
 
 /**
  * API keys: `tmd_` + 32 base64url chars (192 random bits). Only the SHA-256 hash is stored.
- * Pure Web Crypto, so the same code runs in the worker and in the Node scripts that create keys.
+ * Web Crypto for randomness and a synchronous SHA-256 (@noble/hashes), so the same code runs in the worker and in the
+ * Node scripts that create keys.
  */
 const keyPattern = /^tmd_[A-Za-z0-9_-]{32}$/;
 

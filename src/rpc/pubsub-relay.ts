@@ -5,8 +5,8 @@ import { utf8ByteLength } from "../json/utf8-length";
 import { errorResponseText, idText, parseRequestBody, rawErrorResponseText, resultResponseText, upstreamRequestText } from "./json-rpc-envelope";
 
 /**
- * Solana PubSub through `GET /rpc` with `Upgrade: websocket` (issue 9): each client socket gets its own upstream
- * socket (issue 12 will share identical subscriptions between clients). What crosses, and what does not:
+ * Solana PubSub through `GET /rpc` with `Upgrade: websocket`: each client socket gets its own upstream
+ * socket (identical subscriptions of many clients are not shared yet: that needs the streams' Durable Objects). What crosses, and what does not:
  * - client → upstream: only the stable PubSub methods below, one request object a frame, ≤ `maxPubSubFrameBytes`;
  *   ids are renumbered per socket (so answers are matched to requests whatever ids the client reuses) and params
  *   travel as the client wrote them. Anything else is answered here with a JSON-RPC error frame and never sent.
