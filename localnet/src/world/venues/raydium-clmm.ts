@@ -9,48 +9,36 @@
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
-import { compareKeys, findPda, i32be, keyBytes, pda, u16be } from "../core/keys.js";
+import { i32be, keyBytes, pda } from "../core/keys.js";
 import { Q64, ceilDiv, sqrtPriceAtTick, tickAtSqrtPrice } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
 import { MEMO_PROGRAM, RAYDIUM_CLMM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "../programs.js";
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, tokenTransferChecked } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
+import { RAYDIUM_DISC, encodeRaydiumObservation, findRaydiumPoolAddress, raydiumConfigAddress, raydiumFeeShares, raydiumPoolKeys, raydiumTradeFee, writeRaydiumConfigs, type RaydiumConfig, type RaydiumConfigTier } from "./raydium-config.js";
 import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
 
 export const CLMM_POOL_SIZE = 1544;
 export const CLMM_CONFIG_SIZE = 117;
 export const CLMM_OBSERVATION_SIZE = 4483;
-const DISC = {
-  pool: hex("f7ede3f5d7c3de46"),
-  config: hex("daf42168cbcb2b6f"),
-  observation: hex("7aaec5358109a584"),
-  swapV2: hex("2b04ed0b1ac91e62"),
-  swapEvent: hex("40c6cde8260871e2"),
-};
+const SWAP_V2 = hex("2b04ed0b1ac91e62");
 
-export interface ClmmConfig {
-  index: number;
-  address: Pubkey;
-  bump: number;
-  tradeFeeRate: bigint;
-  protocolFeeRate: bigint;
-  fundFeeRate: bigint;
+export interface ClmmConfig extends RaydiumConfig {
   tickSpacing: number;
 }
 
 /** Our world's configs (index 3 and 4 match mainnet ✔fx; the others follow Raydium's published tiers). */
-const CONFIGS: [number, bigint, number][] = [
-  [0, 100n, 1],
-  [1, 500n, 10],
-  [2, 2500n, 60],
-  [3, 10000n, 120],
-  [4, 100n, 1],
+const CONFIGS: RaydiumConfigTier<ClmmConfig>[] = [
+  { index: 0, tradeFeeRate: 100n, tickSpacing: 1 },
+  { index: 1, tradeFeeRate: 500n, tickSpacing: 10 },
+  { index: 2, tradeFeeRate: 2500n, tickSpacing: 60 },
+  { index: 3, tradeFeeRate: 10000n, tickSpacing: 120 },
+  { index: 4, tradeFeeRate: 100n, tickSpacing: 1 },
 ];
 
-export const clmmConfigAddress = (index: number) => pda(["amm_config", u16be(index)], RAYDIUM_CLMM_PROGRAM);
-export const clmmPoolAddress = (config: Pubkey, mint0: Pubkey, mint1: Pubkey) =>
-  pda(["pool", keyBytes(config), keyBytes(mint0), keyBytes(mint1)], RAYDIUM_CLMM_PROGRAM);
+export const clmmConfigAddress = (index: number) => raydiumConfigAddress(RAYDIUM_CLMM_PROGRAM, index);
+export const clmmPoolAddress = (config: Pubkey, mint0: Pubkey, mint1: Pubkey) => findRaydiumPoolAddress(RAYDIUM_CLMM_PROGRAM, config, mint0, mint1)[0];
 
 export interface ClmmPool extends PoolRef {
   config: ClmmConfig;
@@ -75,7 +63,7 @@ export interface ClmmPool extends PoolRef {
 
 export function encodeClmmConfig(c: ClmmConfig, owner: Pubkey, fundOwner: Pubkey = owner): Uint8Array {
   return new FixedWriter(CLMM_CONFIG_SIZE)
-    .raw(0, DISC.config)
+    .raw(0, RAYDIUM_DISC.config)
     .u8(8, c.bump)
     .u16(9, c.index)
     .pubkey(11, owner)
@@ -88,17 +76,11 @@ export function encodeClmmConfig(c: ClmmConfig, owner: Pubkey, fundOwner: Pubkey
 
 export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
   readonly pools = new Map<Pubkey, ClmmPool>();
-  readonly configs = new Map<number, ClmmConfig>();
+  configs = new Map<number, ClmmConfig>();
   constructor(private readonly ctx: WorldContext, private readonly owner: Pubkey) {}
 
   genesis(): void {
-    for (const [index, trade, tickSpacing] of CONFIGS) {
-      const [address, bump] = findPda(["amm_config", u16be(index)], RAYDIUM_CLMM_PROGRAM);
-      const c: ClmmConfig = { index, address, bump, tradeFeeRate: trade, protocolFeeRate: 120000n, fundFeeRate: 40000n, tickSpacing };
-      this.configs.set(index, c);
-      const data = encodeClmmConfig(c, this.owner);
-      this.ctx.store.putRentExempt(address, RAYDIUM_CLMM_PROGRAM, data);
-    }
+    this.configs = writeRaydiumConfigs(this.ctx, RAYDIUM_CLMM_PROGRAM, CONFIGS, (c) => encodeClmmConfig(c, this.owner));
   }
 
   /**
@@ -108,10 +90,8 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
   create(opts: { configIndex: number; baseMint: Pubkey; quoteMint: Pubkey; price: number; quoteDepth: bigint; widen: number; creator: Pubkey }): ClmmPool {
     const { ctx } = this;
     const config = this.configs.get(opts.configIndex)!;
-    const baseIs0 = compareKeys(opts.baseMint, opts.quoteMint) < 0;
-    const [mint0, mint1] = baseIs0 ? [opts.baseMint, opts.quoteMint] : [opts.quoteMint, opts.baseMint];
+    const { address, bump, baseIs0, mint0, mint1, vault0, vault1, observation } = raydiumPoolKeys(RAYDIUM_CLMM_PROGRAM, config.address, opts.baseMint, opts.quoteMint);
     const p1per0 = baseIs0 ? opts.price : 1 / opts.price;
-    const [address, bump] = findPda(["pool", keyBytes(config.address), keyBytes(mint0), keyBytes(mint1)], RAYDIUM_CLMM_PROGRAM);
     const tick = Math.floor(Math.log(p1per0) / Math.log(1.0001));
     const sqrtPrice = sqrtPriceAtTick(tick) + 12345n;
     const spread = Math.ceil(Math.log(opts.widen * opts.widen) / Math.log(1.0001) / config.tickSpacing) * config.tickSpacing;
@@ -136,9 +116,9 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
       owner: opts.creator,
       mint0,
       mint1,
-      vault0: pda(["pool_vault", keyBytes(address), keyBytes(mint0)], RAYDIUM_CLMM_PROGRAM),
-      vault1: pda(["pool_vault", keyBytes(address), keyBytes(mint1)], RAYDIUM_CLMM_PROGRAM),
-      observation: pda(["observation", keyBytes(address)], RAYDIUM_CLMM_PROGRAM),
+      vault0,
+      vault1,
+      observation,
       liquidity,
       sqrtPrice,
       sqrtLower,
@@ -154,11 +134,7 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
     p.related = { ammConfig: config.address, tokenVault0: p.vault0, tokenVault1: p.vault1, observation: p.observation };
     ctx.createTokenAccount(address, mint0, amount0, p.vault0);
     ctx.createTokenAccount(address, mint1, amount1, p.vault1);
-    ctx.store.putRentExempt(
-      p.observation,
-      RAYDIUM_CLMM_PROGRAM,
-      new FixedWriter(CLMM_OBSERVATION_SIZE).raw(0, DISC.observation).bool(8, true).pubkey(19, address).bytes,
-    );
+    ctx.store.putRentExempt(p.observation, RAYDIUM_CLMM_PROGRAM, encodeRaydiumObservation(CLMM_OBSERVATION_SIZE, 19, address));
     this.pools.set(address, p);
     this.write(p);
     return p;
@@ -168,7 +144,7 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
     const { book } = this.ctx;
     const tick = tickAtSqrtPrice(p.sqrtPrice);
     const data = new FixedWriter(CLMM_POOL_SIZE)
-      .raw(0, DISC.pool)
+      .raw(0, RAYDIUM_DISC.pool)
       .u8(8, p.bump)
       .pubkey(9, p.config.address)
       .pubkey(41, p.owner)
@@ -204,7 +180,7 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
 
   /** Result of swapping `amountIn` (before fee) of token0 (zeroForOne) or token1, or null if it would leave the range. */
   quote(p: ClmmPool, zeroForOne: boolean, amountIn: bigint): { out: bigint; fee: bigint; sqrtNext: bigint } | null {
-    const fee = ceilDiv(amountIn * p.config.tradeFeeRate, 1_000_000n);
+    const fee = raydiumTradeFee(p.config, amountIn);
     const inLess = amountIn - fee;
     const L = p.liquidity;
     const s = p.sqrtPrice;
@@ -245,8 +221,7 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
     const q = this.quote(p, zeroForOne, amountIn);
     if (!q) return null;
     const { out, fee, sqrtNext } = q;
-    const protocolFee = (fee * p.config.protocolFeeRate) / 1_000_000n;
-    const fundFee = (fee * p.config.fundFeeRate) / 1_000_000n;
+    const { protocolFee, fundFee } = raydiumFeeShares(p.config, fee);
     const lpFee = fee - protocolFee - fundFee;
     const inMint = ctx.book.mint(zeroForOne ? p.mint0 : p.mint1);
     const outMint = ctx.book.mint(zeroForOne ? p.mint1 : p.mint0);
@@ -260,7 +235,7 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
     const threshold = fail ? out + out / 40n + 1n : (out * 97n) / 100n;
     const [acct0, acct1] = zeroForOne ? [userIn, userOut] : [userOut, userIn];
     const event = borsh()
-      .bytes(DISC.swapEvent)
+      .bytes(RAYDIUM_DISC.swapEvent)
       .pubkey(p.address).pubkey(user).pubkey(acct0).pubkey(acct1)
       .u64(zeroForOne ? amountIn : out).u64(0n).u64(zeroForOne ? out : amountIn).u64(0n)
       .bool(zeroForOne).u128(sqrtNext).u128(p.liquidity).i32(tickNext)
@@ -271,7 +246,7 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
         ws(user), r(p.config.address), w(p.address), w(userIn), w(userOut), w(vaultIn), w(vaultOut), w(p.observation), r(TOKEN_PROGRAM),
         r(TOKEN_2022_PROGRAM), r(MEMO_PROGRAM), r(inMint.address), r(outMint.address), w(bitmapExt), w(tickArray),
       ],
-      data: borsh().bytes(DISC.swapV2).u64(amountIn).u64(threshold).u128(0n).bool(true).done(),
+      data: borsh().bytes(SWAP_V2).u64(amountIn).u64(threshold).u128(0n).bool(true).done(),
       steps: [
         { log: "Instruction: SwapV2" },
         { cpi: tokenTransferChecked(inMint.program, userIn, inMint.address, vaultIn, user, amountIn, inMint.decimals) },

@@ -6,47 +6,34 @@
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
-import { compareKeys, findPda, keyBytes, pda, u16be } from "../core/keys.js";
-import { ceilDiv } from "../core/math.js";
+import { findPda, keyBytes, pda } from "../core/keys.js";
 import type { Draft, WorldContext } from "../context.js";
 import { RAYDIUM_CPMM_AUTHORITY, RAYDIUM_CPMM_PROGRAM, TOKEN_PROGRAM } from "../programs.js";
 import { transferFeeFor } from "../spl/token.js";
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, tokenTransferChecked } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
+import { RAYDIUM_DISC, encodeRaydiumObservation, findRaydiumPoolAddress, raydiumConfigAddress, raydiumFeeShares, raydiumPoolKeys, raydiumTradeFee, writeRaydiumConfigs, type RaydiumConfig, type RaydiumConfigTier } from "./raydium-config.js";
 import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
 
 export const CPMM_POOL_SIZE = 637;
 export const CPMM_CONFIG_SIZE = 236;
 export const CPMM_OBSERVATION_SIZE = 4075;
-const DISC = {
-  pool: hex("f7ede3f5d7c3de46"),
-  config: hex("daf42168cbcb2b6f"),
-  observation: hex("7aaec5358109a584"),
-  swapBaseInput: hex("8fbe5adac41e33de"),
-  swapEvent: hex("40c6cde8260871e2"),
-};
+const SWAP_BASE_INPUT = hex("8fbe5adac41e33de");
 
-export interface CpmmConfig {
-  index: number;
-  address: Pubkey;
-  bump: number;
-  tradeFeeRate: bigint;
-  protocolFeeRate: bigint;
-  fundFeeRate: bigint;
+export interface CpmmConfig extends RaydiumConfig {
   createPoolFee: bigint;
 }
 
 /** Our world's configs: index 0 matches mainnet (✔fx D4FPEruK); index 1 uses the third-party-reported 1% tier. */
-const CONFIGS: [number, bigint][] = [
-  [0, 2500n],
-  [1, 10000n],
-  [2, 20000n],
+const CONFIGS: RaydiumConfigTier<CpmmConfig>[] = [
+  { index: 0, tradeFeeRate: 2500n, createPoolFee: 150_000_000n },
+  { index: 1, tradeFeeRate: 10000n, createPoolFee: 150_000_000n },
+  { index: 2, tradeFeeRate: 20000n, createPoolFee: 150_000_000n },
 ];
 
-export const cpmmConfigAddress = (index: number) => pda(["amm_config", u16be(index)], RAYDIUM_CPMM_PROGRAM);
-export const cpmmPoolAddress = (config: Pubkey, mint0: Pubkey, mint1: Pubkey) =>
-  pda(["pool", keyBytes(config), keyBytes(mint0), keyBytes(mint1)], RAYDIUM_CPMM_PROGRAM);
+export const cpmmConfigAddress = (index: number) => raydiumConfigAddress(RAYDIUM_CPMM_PROGRAM, index);
+export const cpmmPoolAddress = (config: Pubkey, mint0: Pubkey, mint1: Pubkey) => findRaydiumPoolAddress(RAYDIUM_CPMM_PROGRAM, config, mint0, mint1)[0];
 
 export interface CpmmPool extends PoolRef {
   config: CpmmConfig;
@@ -68,7 +55,7 @@ export interface CpmmPool extends PoolRef {
 
 export function encodeCpmmConfig(c: CpmmConfig, owner: Pubkey, fundOwner: Pubkey = owner): Uint8Array {
   return new FixedWriter(CPMM_CONFIG_SIZE)
-    .raw(0, DISC.config)
+    .raw(0, RAYDIUM_DISC.config)
     .u8(8, c.bump)
     .bool(9, false)
     .u16(10, c.index)
@@ -82,25 +69,17 @@ export function encodeCpmmConfig(c: CpmmConfig, owner: Pubkey, fundOwner: Pubkey
 
 export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
   readonly pools = new Map<Pubkey, CpmmPool>();
-  readonly configs = new Map<number, CpmmConfig>();
+  configs = new Map<number, CpmmConfig>();
   constructor(private readonly ctx: WorldContext, private readonly owner: Pubkey) {}
 
   genesis(): void {
-    for (const [index, trade] of CONFIGS) {
-      const [address, bump] = findPda(["amm_config", u16be(index)], RAYDIUM_CPMM_PROGRAM);
-      const c: CpmmConfig = { index, address, bump, tradeFeeRate: trade, protocolFeeRate: 120000n, fundFeeRate: 40000n, createPoolFee: 150_000_000n };
-      this.configs.set(index, c);
-      const data = encodeCpmmConfig(c, this.owner);
-      this.ctx.store.putRentExempt(address, RAYDIUM_CPMM_PROGRAM, data);
-    }
+    this.configs = writeRaydiumConfigs(this.ctx, RAYDIUM_CPMM_PROGRAM, CONFIGS, (c) => encodeCpmmConfig(c, this.owner));
   }
 
   create(opts: { configIndex: number; baseMint: Pubkey; quoteMint: Pubkey; base: bigint; quote: bigint; creator: Pubkey }): CpmmPool {
     const { ctx } = this;
     const config = this.configs.get(opts.configIndex)!;
-    const baseIs0 = compareKeys(opts.baseMint, opts.quoteMint) < 0;
-    const [token0, token1] = baseIs0 ? [opts.baseMint, opts.quoteMint] : [opts.quoteMint, opts.baseMint];
-    const address = cpmmPoolAddress(config.address, token0, token1);
+    const { address, baseIs0, mint0: token0, mint1: token1, vault0, vault1, observation } = raydiumPoolKeys(RAYDIUM_CPMM_PROGRAM, config.address, opts.baseMint, opts.quoteMint);
     const [, authBump] = findPda(["vault_and_lp_mint_auth_seed"], RAYDIUM_CPMM_PROGRAM);
     const p: CpmmPool = {
       kind: "raydium-cpmm",
@@ -112,10 +91,10 @@ export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
       creator: opts.creator,
       token0,
       token1,
-      vault0: pda(["pool_vault", keyBytes(address), keyBytes(token0)], RAYDIUM_CPMM_PROGRAM),
-      vault1: pda(["pool_vault", keyBytes(address), keyBytes(token1)], RAYDIUM_CPMM_PROGRAM),
+      vault0,
+      vault1,
       lpMint: pda(["pool_lp_mint", keyBytes(address)], RAYDIUM_CPMM_PROGRAM),
-      observation: pda(["observation", keyBytes(address)], RAYDIUM_CPMM_PROGRAM),
+      observation,
       authBump,
       lpSupply: 0n,
       protocolFees: [0n, 0n],
@@ -131,11 +110,7 @@ export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
     p.lpSupply = BigInt(Math.floor(Math.sqrt(Number(a0) * Number(a1))));
     ctx.book.writeMint({ address: p.lpMint, program: TOKEN_PROGRAM, decimals: 9, supply: 0n, mintAuthority: RAYDIUM_CPMM_AUTHORITY, freezeAuthority: null });
     ctx.book.mintTo(ctx.createTokenAccount(opts.creator, p.lpMint, 0n), p.lpSupply);
-    ctx.store.putRentExempt(
-      p.observation,
-      RAYDIUM_CPMM_PROGRAM,
-      new FixedWriter(CPMM_OBSERVATION_SIZE).raw(0, DISC.observation).bool(8, true).pubkey(11, address).bytes,
-    );
+    ctx.store.putRentExempt(p.observation, RAYDIUM_CPMM_PROGRAM, encodeRaydiumObservation(CPMM_OBSERVATION_SIZE, 11, address));
     this.pools.set(address, p);
     this.write(p);
     return p;
@@ -146,7 +121,7 @@ export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
     const m0 = book.mint(p.token0);
     const m1 = book.mint(p.token1);
     const data = new FixedWriter(CPMM_POOL_SIZE)
-      .raw(0, DISC.pool)
+      .raw(0, RAYDIUM_DISC.pool)
       .pubkey(8, p.config.address)
       .pubkey(40, p.creator)
       .pubkey(72, p.vault0)
@@ -193,13 +168,12 @@ export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
     const outMint = ctx.book.mint(in0 ? p.token1 : p.token0);
     const inTransferFee = transferFeeFor(inMint, amountIn);
     const actualIn = amountIn - inTransferFee;
-    const tradeFee = ceilDiv(actualIn * p.config.tradeFeeRate, 1_000_000n);
+    const tradeFee = raydiumTradeFee(p.config, actualIn);
     const inAfter = actualIn - tradeFee;
     const out = (rOut * inAfter) / (rIn + inAfter);
     if (out <= 0n || out >= rOut) return null;
     const outTransferFee = transferFeeFor(outMint, out);
-    const protocolFee = (tradeFee * p.config.protocolFeeRate) / 1_000_000n;
-    const fundFee = (tradeFee * p.config.fundFeeRate) / 1_000_000n;
+    const { protocolFee, fundFee } = raydiumFeeShares(p.config, tradeFee);
     const received = out - outTransferFee;
     const minOut = fail ? received + received / 40n + 1n : (received * 97n) / 100n;
     const userIn = side === "sell" ? userBase : userQuote;
@@ -207,7 +181,7 @@ export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
     const vaultIn = in0 ? p.vault0 : p.vault1;
     const vaultOut = in0 ? p.vault1 : p.vault0;
     const event = borsh()
-      .bytes(DISC.swapEvent)
+      .bytes(RAYDIUM_DISC.swapEvent)
       .pubkey(p.address).u64(rIn).u64(rOut).u64(actualIn).u64(out).u64(inTransferFee).u64(outTransferFee).bool(true)
       .pubkey(inMint.address).pubkey(outMint.address).u64(tradeFee).u64(0n).bool(true)
       .done();
@@ -217,7 +191,7 @@ export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
         ws(user), r(RAYDIUM_CPMM_AUTHORITY), r(p.config.address), w(p.address), w(userIn), w(userOut), w(vaultIn), w(vaultOut),
         r(inMint.program), r(outMint.program), r(inMint.address), r(outMint.address), w(p.observation),
       ],
-      data: borsh().bytes(DISC.swapBaseInput).u64(amountIn).u64(minOut).done(),
+      data: borsh().bytes(SWAP_BASE_INPUT).u64(amountIn).u64(minOut).done(),
       steps: [
         { log: "Instruction: SwapBaseInput" },
         { data: event },
