@@ -7,6 +7,7 @@ import { requireApiKey } from "./middleware/auth";
 import { requestDeadline } from "./middleware/request-deadline";
 import { assignRequestId } from "./middleware/request-id";
 import { serverTiming } from "./middleware/server-timing";
+import { initServices } from "./middleware/init-services";
 import { healthOperations, healthRoutes } from "./routes/health";
 import { apiV1Operations, apiV1Routes } from "./routes/api-v1";
 import { openApiOperations, openApiRoutes } from "./routes/openapi/openapi-route";
@@ -26,6 +27,7 @@ export function buildApp() {
 
   app.use("*", assignRequestId);
   app.use("*", serverTiming);
+  app.use("*", initServices);
   app.use("*", async (c, next) => {
     if (c.req.url.length > limits.maxUrlLength) throw new ApiError("URI_TOO_LONG", `Request URL longer than ${limits.maxUrlLength} characters`);
     await next();

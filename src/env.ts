@@ -1,6 +1,6 @@
 import type { StreamRoom } from "./streams/stream-room";
 
-/** Bindings and vars of the worker (wrangler.toml). Vars arrive as strings; `config.ts` parses them. */
+/** Bindings and vars of the worker (wrangler.toml). Vars arrive as strings; `config.ts` parses them, once. */
 export interface Env {
   API_KEYS: KVNamespace;
   DB: D1Database;
@@ -26,5 +26,7 @@ export type AppContext = {
     deadline: import("./isolate/deadline").Deadline;
     /** Stage durations for `Server-Timing` (middleware/server-timing.ts). */
     timings: import("./http/server-timing").StageTimings;
+    /** Config and services of this deployment (middleware/init-services.ts). */
+    services: import("./services").Services;
   };
 };

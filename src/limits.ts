@@ -84,6 +84,8 @@ export const limits = {
   minPoolLiquidityUsd: 100,
   /** Stale price records may be served this long after they were computed when the upstream fails (ms). */
   maxStaleMs: 60_000,
+  /** How long a price record is fresh when PRICE_CACHE_TTL_MS is not set (ms). */
+  defaultPriceCacheTtlMs: 1000,
   /** Pyth SOL/USD older than this (by publish time) falls back to the deepest SOL/USDC pool (s). */
   maxOracleAgeSeconds: 60,
   /** Metadata fetch: whole-request timeout (ms), body cap (bytes), redirects. */

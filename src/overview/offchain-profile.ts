@@ -3,7 +3,6 @@
  * socials. All I/O goes through the guarded fetch (URI policy on every hop, deadline, byte cap, strict UTF-8), and
  * every failure yields the empty profile: the overview answers without metadata rather than not at all.
  */
-import type { Env } from "../env";
 import { fetchMetadataJson, type GuardedFetchOptions, type MetadataFetchFailure } from "../metadata/guarded-fetch";
 import type { MetadataUriPolicy } from "../metadata/uri-policy";
 import type { OverviewSocials } from "./overview-schema";
@@ -22,21 +21,6 @@ const TRANSIENT: ReadonlySet<OffchainOutcome> = new Set<OffchainOutcome>(["timeo
 /** True when `outcome` should be retried soon rather than remembered for the full profile TTL. */
 export function isTransientOffchainOutcome(outcome: OffchainOutcome): boolean {
   return TRANSIENT.has(outcome);
-}
-
-const DEFAULT_IPFS_GATEWAY = "https://ipfs.io/ipfs/";
-const DEFAULT_ARWEAVE_GATEWAY = "https://arweave.net/";
-
-/** The URI policy of this deployment: gateways from env, and the dev hosts (comma list) allowed over plain http. */
-export function metadataPolicyFromEnv(env: Pick<Env, "IPFS_GATEWAY" | "ARWEAVE_GATEWAY" | "METADATA_DEV_HOSTS">): MetadataUriPolicy {
-  return {
-    ipfsGateway: env.IPFS_GATEWAY?.trim() || DEFAULT_IPFS_GATEWAY,
-    arweaveGateway: env.ARWEAVE_GATEWAY?.trim() || DEFAULT_ARWEAVE_GATEWAY,
-    allowedDevHosts: (env.METADATA_DEV_HOSTS ?? "")
-      .split(",")
-      .map((host) => host.trim())
-      .filter((host) => host !== ""),
-  };
 }
 
 /**

@@ -100,17 +100,10 @@ export function clearLocalPriceCache(): void {
   l1.clear();
 }
 
-/** PRICE_CACHE_TTL_MS of this deployment: a non-negative number of ms, default 1 s. */
-export function priceCacheTtlMs(raw: string | undefined): number {
-  const parsed = Number(raw);
-  return raw !== undefined && raw.trim() !== "" && Number.isFinite(parsed) && parsed >= 0 ? parsed : 1000;
-}
-
 const byTtl = new Map<number, PriceCache>();
 
 /** One PriceCache per TTL per isolate (the entries themselves are shared by all of them). */
-export function priceCacheFor(ttlRaw: string | undefined): PriceCache {
-  const ttl = priceCacheTtlMs(ttlRaw);
+export function priceCacheFor(ttl: number): PriceCache {
   let cache = byTtl.get(ttl);
   if (!cache) byTtl.set(ttl, (cache = new PriceCache(ttl, limits.maxStaleMs)));
   return cache;

@@ -4,10 +4,7 @@ import { z } from "zod/mini";
 import type { AppContext } from "../env";
 import { tokenOverviewSchema } from "../overview/overview-schema";
 import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
-import { metadataPolicyFromEnv } from "../overview/offchain-profile";
 import { fetchTokenOverview } from "../overview/overview-service";
-import { priceCacheFor, priceCacheTtlMs } from "../pricing/price-cache";
-import { createUpstream } from "../solana/upstream";
 import { parseSingleMint } from "./params";
 
 /**
@@ -81,15 +78,14 @@ const overviewOperation: Operation = {
 
 export const overviewRoutes = new Hono<AppContext>().get(overviewOperation.path, validQuery(overviewQuery), async (c) => {
   const mint = parseSingleMint(c.req.valid("query").ca);
-  const priceTtlMs = priceCacheTtlMs(c.env.PRICE_CACHE_TTL_MS);
-  const priceCache = priceCacheFor(c.env.PRICE_CACHE_TTL_MS);
+  const { config, upstream, priceCache } = c.get("services");
   const overview = await fetchTokenOverview(
     {
-      upstream: createUpstream(c.env),
+      upstream,
       price: { db: c.env.DB, cache: priceCache },
-      priceTtlMs,
-      metadataPolicy: metadataPolicyFromEnv(c.env),
-      allowHolderScan: c.env.HOLDERS_FULL_SCAN === "true",
+      priceTtlMs: config.priceCacheTtlMs,
+      metadataPolicy: config.metadataPolicy,
+      allowHolderScan: config.holdersFullScan,
       waitUntil: (p) => c.executionCtx.waitUntil(p),
       requestId: c.get("requestId"),
       deadline: c.get("deadline"),

@@ -7,9 +7,8 @@ import { errorResponse, named, restErrors, validQuery, type Operation } from "./
 import type { ApiError } from "../errors/api-error";
 import { limits } from "../limits";
 import { priceMints, type PriceOutcome } from "../pricing/price-service";
-import { priceCacheFor, priceCacheKey, type PriceCache } from "../pricing/price-cache";
+import { priceCacheKey, type PriceCache } from "../pricing/price-cache";
 import { priceRecordSchema, type VenueId } from "../pricing/price-record";
-import { createUpstream } from "../solana/upstream";
 
 /**
  * GET /api/v1/price (auto-routed) and /api/v1/venue-a … venue-d (one venue), with friendly aliases.
@@ -52,13 +51,13 @@ async function answer(c: Context<AppContext>, query: PriceQuery, venue: VenueId 
   const isList = raw.includes(",");
   const poolParam = query.poolId;
   const poolId = poolParam === undefined || poolParam === "" ? undefined : parseAddress(poolParam.trim(), "poolId");
-  const cache = priceCacheFor(c.env.PRICE_CACHE_TTL_MS);
+  const { priceCache: cache, upstream } = c.get("services");
   const warm = warmAnswer(cache, items, venue ?? "auto", poolId, isList);
   if (warm !== undefined) return c.body(warm, 200, { "content-type": "application/json" });
   const mints = items.flatMap((item) => (item.mint ? [item.mint] : []));
   const outcomes = await priceMints(
     {
-      rpc: createUpstream(c.env),
+      rpc: upstream,
       db: c.env.DB,
       cache,
       waitUntil: (p) => c.executionCtx.waitUntil(p),

@@ -8,9 +8,8 @@ import { DeadlineExceeded, deadlineIn, within } from "../isolate/deadline";
 import { limits } from "../limits";
 import { authenticate, presentedApiKey } from "../middleware/auth";
 import { errorResponseText } from "../rpc/json-rpc-envelope";
-import { acceptPubSubRelay, pubSubUpstreamUrls } from "../rpc/pubsub-relay";
+import { acceptPubSubRelay } from "../rpc/pubsub-relay";
 import { answerRpcBody } from "../rpc/rpc-proxy";
-import { createUpstream } from "../solana/upstream";
 
 /**
  * `POST /rpc`: the JSON-RPC endpoint (the spec's `{rpc_url}`). Its own auth and body cap, because every answer
@@ -21,7 +20,7 @@ import { createUpstream } from "../solana/upstream";
 
 const jsonContentType = /^application\/json\s*(;|$)/i;
 
-function rpcError(c: Context<AppContext>, status: 401 | 405 | 413 | 415 | 500 | 504, error: RpcErrorObject, headers: Record<string, string> = {}) {
+function rpcError(c: Context<AppContext>, status: 401 | 405 | 413 | 415 | 500 | 503 | 504, error: RpcErrorObject, headers: Record<string, string> = {}) {
   return c.body(errorResponseText(null, error), status, { "content-type": "application/json; charset=utf-8", ...headers });
 }
 
@@ -56,7 +55,7 @@ export const rpcRoutes = new Hono<AppContext>()
     try {
       answer = await within(
         answerRpcBody(await c.req.text(), {
-          upstream: createUpstream(c.env),
+          upstream: c.get("services").upstream,
           cache: caches.default,
           cacheOrigin: new URL(c.req.url).origin,
           requestId: c.get("requestId"),
@@ -71,9 +70,12 @@ export const rpcRoutes = new Hono<AppContext>()
     if (answer === undefined) return c.body(null, 204);
     return c.body(answer, 200, { "content-type": "application/json; charset=utf-8" });
   })
-  .get("/rpc", requireWebSocketUpgrade, requireRpcApiKey, (c) =>
-    acceptPubSubRelay(pubSubUpstreamUrls(c.env.UPSTREAM_WS_URL), { requestId: c.get("requestId"), waitUntil: (promise) => c.executionCtx.waitUntil(promise) }),
-  )
+  .get("/rpc", requireWebSocketUpgrade, requireRpcApiKey, (c) => {
+    const urls = c.get("services").config.pubSubUrls;
+    // A deployment without UPSTREAM_WS_URL serves JSON-RPC over HTTP only.
+    if (urls.length === 0) return rpcError(c, 503, { ...proxyErrors.upstreamUnavailable, message: "No upstream PubSub is configured" });
+    return acceptPubSubRelay(urls, { requestId: c.get("requestId"), waitUntil: (promise) => c.executionCtx.waitUntil(promise) });
+  })
   .all("/rpc", (c) => rpcError(c, 405, proxyErrors.httpMethodNotAllowed, { allow: "POST" }))
   .onError((err, c) => {
     // Our bug (or KV down), not the caller's: log for operators (id only), answer like jsonrpc-core does.

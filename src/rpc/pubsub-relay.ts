@@ -138,24 +138,6 @@ export class PubSubRelaySession {
   }
 }
 
-/**
- * `UPSTREAM_WS_URL` (a comma list, ws: or wss:) as the http(s) URLs workerd opens WebSockets with, in order.
- * Throws on a list with no usable URL: a misconfigured deployment must fail loudly.
- */
-export function pubSubUpstreamUrls(value: string | undefined): string[] {
-  const urls = (value ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0)
-    .map((s) => {
-      const url = URL.canParse(s) ? new URL(s) : undefined;
-      if (url?.protocol !== "ws:" && url?.protocol !== "wss:") throw new Error(`UPSTREAM_WS_URL: not a ws(s) URL: ${s}`);
-      url.protocol = url.protocol === "ws:" ? "http:" : "https:";
-      return url.toString();
-    });
-  if (urls.length === 0) throw new Error("UPSTREAM_WS_URL is empty");
-  return urls;
-}
 
 /** Opens a WebSocket to the first upstream that accepts one, each within `pubSubConnectTimeoutMs`. */
 async function openUpstreamSocket(urls: readonly string[], requestId: string): Promise<WebSocket> {

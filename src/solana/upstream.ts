@@ -1,11 +1,10 @@
 import { limits } from "../limits";
-import type { Env } from "../env";
 import type { RpcErrorObject } from "../json/json-rpc";
 import { clampRetryAfterSeconds, parseRetryAfter } from "../http/retry-after";
 import { readAnswer, type ExpectedAnswer, type JsonRpcId, type ResponseView } from "./upstream-answer";
 import { readCappedBody, type CappedBody } from "./upstream-body";
 import { CircuitBreaker } from "./upstream-breaker";
-import { upstreamConfig, type UpstreamConfig } from "./upstream-config";
+import { configOf, type ConfigVars, type UpstreamConfig } from "../config";
 import { sliceSpan } from "../json/json-spans";
 import { utf8ByteLength } from "../json/utf8-length";
 
@@ -125,8 +124,8 @@ const NODE_BEHIND = -32005;
 const breaker = new CircuitBreaker({ failureThreshold: limits.upstreamBreakerFailureThreshold, openMs: limits.upstreamBreakerOpenMs });
 
 /** Builds the upstream client for this environment (cheap: config is parsed once per isolate). */
-export function createUpstream(env: Pick<Env, "UPSTREAM_RPC_URL" | "UPSTREAM_ATTEMPT_TIMEOUT_MS">): Upstream {
-  const config = upstreamConfig(env);
+export function createUpstream(source: UpstreamConfig | ConfigVars): Upstream {
+  const config = "urls" in source ? source : configOf(source).upstream;
   return {
     clusterKey: config.clusterKey,
     async call<T>(method: string, params?: readonly unknown[], options: UpstreamCallOptions = {}) {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { checkMetadataUri } from "../../../src/metadata/uri-policy";
-import { metadataPolicyFromEnv } from "../../../src/overview/offchain-profile";
+import { configOf } from "../../../src/config";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
@@ -26,7 +26,7 @@ describe("deployed configuration (wrangler.toml [vars])", () => {
   });
 
   it("so the deployed policy refuses the local chain's metadata over plain http", () => {
-    const policy = metadataPolicyFromEnv(deployedVars());
+    const policy = configOf(deployedVars() as { UPSTREAM_RPC_URL: string }).metadataPolicy;
     expect(policy.allowedDevHosts).toEqual([]);
     expect(checkMetadataUri("http://127.0.0.1:8899/meta/x.json", policy)).toEqual({ ok: false, reason: "plain_http" });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cacheCandidate, canonicalJson } from "../../../src/rpc/immutable-cache";
 import { validateCall, type ValidatedCall } from "../../../src/rpc/methods";
-import { upstreamConfig } from "../../../src/solana/upstream-config";
+import { configOf } from "../../../src/config";
 
 function call(method: string, params: unknown[]): ValidatedCall {
   const outcome = validateCall(method, params);
@@ -46,6 +46,7 @@ describe("immutable result cache policy", () => {
   it("names the cluster by a digest: no upstream URL, and no secret in one, appears in a cache key", () => {
     // Given upstream URLs carrying provider credentials in the path and the query
     const secretUrls = "https://mainnet.provider.test/v2/sk_live_PATHSECRET123,https://backup.provider.test/?api-key=QUERYSECRET456";
+    const upstreamConfig = (vars: { UPSTREAM_RPC_URL: string }) => configOf(vars).upstream;
     const { clusterKey } = upstreamConfig({ UPSTREAM_RPC_URL: secretUrls });
     // When a cache key is built for them
     const key = cacheCandidate(call("getBlock", [5]), "https://api.test", clusterKey)!.key;

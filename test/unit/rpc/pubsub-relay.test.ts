@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { limits } from "../../../src/limits";
-import { PubSubRelaySession, pubSubUpstreamUrls } from "../../../src/rpc/pubsub-relay";
+import { PubSubRelaySession } from "../../../src/rpc/pubsub-relay";
 
 /** A session with both directions recorded; the upstream socket opened or not. */
 function session(open = true) {
@@ -171,11 +171,3 @@ describe("caps", () => {
   });
 });
 
-describe("UPSTREAM_WS_URL", () => {
-  it("ws/wss URLs, comma-separated, become the http(s) URLs workerd upgrades; anything else fails loudly", () => {
-    expect(pubSubUpstreamUrls("ws://127.0.0.1:8900, wss://node.example/ws?api-key=k")).toEqual(["http://127.0.0.1:8900/", "https://node.example/ws?api-key=k"]);
-    expect(() => pubSubUpstreamUrls("http://127.0.0.1:8900")).toThrow("not a ws(s) URL");
-    expect(() => pubSubUpstreamUrls(" , ")).toThrow("UPSTREAM_WS_URL is empty");
-    expect(() => pubSubUpstreamUrls(undefined)).toThrow("UPSTREAM_WS_URL is empty");
-  });
-});
