@@ -1,7 +1,7 @@
 // CPU of deriving a never-seen mint's candidate pools (the dearest CPU of a cold price), in Node's V8.
 import { getAddressDecoder, type Address } from "@solana/kit";
 import { randomBytes } from "node:crypto";
-import { poolAdapters } from "../src/pricing/pool-adapters";
+import { poolAdapters } from "../src/venues/pool-adapters";
 
 const decoder = getAddressDecoder();
 const freshMint = () => decoder.decode(randomBytes(32)) as Address;

@@ -23,21 +23,8 @@ import {
   RAYDIUM_LAUNCHLAB_PROGRAM_ADDRESS,
   SYSTEM_PROGRAM_ADDRESS,
 } from "../solana/well-known";
+import type { LiquidityVenue } from "../venues/pool-kinds";
 import type { HolderLabel } from "./overview-schema";
-
-/** Venue names shown beside liquidity owners: the price record's `dex` words, plus venues we do not price. */
-export type LiquidityVenue =
-  | "pumpfun"
-  | "pumpswap"
-  | "raydium-amm-v4"
-  | "raydium-cpmm"
-  | "raydium-clmm"
-  | "raydium-launchlab"
-  | "meteora-dlmm"
-  | "meteora-damm-v1"
-  | "meteora-damm-v2"
-  | "meteora-dbc"
-  | "orca-whirlpool";
 
 /** Program-wide authority PDAs that own the vaults of every pool of their venue (VENUES.md §4, 5, 7, 10, 11). */
 export const VENUE_AUTHORITIES: ReadonlyMap<Address, LiquidityVenue> = new Map<Address, LiquidityVenue>([

@@ -5,7 +5,7 @@
  */
 import { z } from "zod/mini";
 
-import { dexNames } from "../pricing/price-record";
+import { dexNames } from "../venues/pool-kinds";
 
 const integerString = z.string().check(z.regex(/^\d+$/));
 const decimalString = z.string().check(z.regex(/^\d+(\.\d+)?$/));

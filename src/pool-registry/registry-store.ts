@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit";
 import { z } from "zod/mini";
-import type { PoolKind } from "../venues/types";
+import type { PoolKind } from "../venues/pool-kinds";
 
 /**
  * The pool registry's store (D1 table `pools`): pools that cannot be derived from a mint (Raydium AMM v4, Meteora DBC,

@@ -4,7 +4,7 @@ import { ADDRESS_BYTES, BoundedCache } from "../isolate/bounded-cache";
 import { findAssociatedTokenAddress, INCINERATOR_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
 import { decodeTokenAccount } from "../venues/spl-token";
 import { VenueDecodeError } from "../venues/errors";
-import type { AccountLookup } from "./pool-adapters";
+import type { AccountLookup } from "../venues/pool-adapter";
 
 // Static facts, per isolate: two PDAs per mint, derived once.
 const burnAccounts = new BoundedCache<Address, Address[]>("burn-accounts", limits.isolateCacheBudgets.burnAccounts, () => 32 + 2 * ADDRESS_BYTES);

@@ -12,7 +12,7 @@ import { VenueDecodeError } from "../venues/errors";
 import { priceOfMint } from "../venues/pool-price";
 import { decodeMint, type Mint } from "../venues/spl-token";
 import type { AccountBytes, PoolPrice } from "../venues/types";
-import type { AccountLookup, PoolAdapter } from "./pool-adapters";
+import type { AccountLookup, PoolAdapter } from "../venues/pool-adapter";
 import { relatedOf, rememberRelated, type Candidate } from "./pool-candidates";
 import type { PriceDeps } from "./price-query";
 

@@ -1,22 +1,9 @@
 import { z } from "zod/mini";
+import { dexNames, type DexName } from "../venues/pool-kinds";
 
 /** Venue path words of the spec → the venue they mean. */
 export const venueIds = ["venue-a", "venue-b", "venue-c", "venue-d"] as const;
 export type VenueId = (typeof venueIds)[number];
-
-/** `dex` values: the venue and pool kind, precisely. */
-export const dexNames = [
-  "pumpfun",
-  "pumpswap",
-  "raydium-amm-v4",
-  "raydium-cpmm",
-  "raydium-clmm",
-  "meteora-dlmm",
-  "meteora-damm-v1",
-  "meteora-damm-v2",
-  "meteora-dbc",
-] as const;
-export type DexName = (typeof dexNames)[number];
 
 export const venueOfDex: Record<DexName, VenueId> = {
   pumpfun: "venue-a",

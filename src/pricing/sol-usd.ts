@@ -8,7 +8,7 @@ import { VenueDecodeError } from "../venues/errors";
 import { decodePriceUpdateV2 } from "../venues/pyth-price-update";
 import type { AccountBytes } from "../venues/types";
 import { fromPow10, mul, ratio, type Ratio } from "../math/fixed-point";
-import { poolAdapters } from "./pool-adapters";
+import { poolAdapters } from "../venues/pool-adapters";
 import { derivedCandidates, registryCandidates } from "./pool-candidates";
 import { pickBest, quoteUsd } from "./pool-choice";
 import { readAndEvaluate } from "./pool-evaluation";

@@ -8,7 +8,7 @@ import { address, getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64
 import { ratio, type Ratio } from "../math/fixed-point";
 import { METEORA_DAMM_V1_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
-import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
 import { decodeClockSysvar, SYSVAR_CLOCK_ADDRESS } from "./clock-sysvar";
 import { VenueDecodeError } from "./errors";
 import { getFieldsDecoder } from "./layout";
@@ -18,6 +18,8 @@ import { reservePrice, toHumanPrice } from "./pool-price";
 import { decodeMint, readVaultAmount } from "./spl-token";
 import { DEPEG_PRECISION, DEPEG_TYPE, depegStakeAccountAddress, stakePoolVirtualPrice } from "./stake-pool-price";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { PoolAdapter } from "./pool-adapter";
+import { dexOfPoolKind } from "./pool-kinds";
 
 export { METEORA_DAMM_V1_PROGRAM_ADDRESS };
 
@@ -249,3 +251,33 @@ export function priceFromMeteoraDammV1Pool(
     extra: {},
   };
 }
+
+/**
+ * DAMM v1 keeps its tokens in shared dynamic vaults, so pricing needs two levels of accounts: the vaults and the pool's
+ * vault-LP balances (with the Clock sysvar and, for depeg pools, the stake-pool account), then the vaults' LP mints:
+ * two more reads the first time; then they are known (related accounts) and ride in the same batch as the pool.
+ * Time comes from the Clock account read in that batch, never from the server's clock.
+ */
+export const meteoraDammV1PoolAdapter: PoolAdapter = {
+  kind: "meteora-damm-v1",
+  dex: dexOfPoolKind["meteora-damm-v1"],
+  candidates: (mint) => listMeteoraDammV1PoolCandidates(mint, derivedQuoteMints(mint)),
+  evaluate(poolAccount, _mint, lookup, decimalsOf) {
+    const pool = decodeMeteoraDammV1Pool(poolAccount);
+    const first = requiredAccountsForMeteoraDammV1Pool(pool);
+    const missing = Object.values(first).filter((a) => lookup(a) === undefined);
+    if (missing.length > 0) return { kind: "needs", addresses: missing, related: first };
+    const get = (a: Address) => {
+      const found = lookup(a);
+      if (!found) throw new VenueDecodeError("meteora-damm-v1", "value", `related account ${a} missing`);
+      return found;
+    };
+    const second = requiredVaultLpMintsForMeteoraDammV1(decodeMeteoraVault(get(first.aVault)), decodeMeteoraVault(get(first.bVault)));
+    const related = { ...first, ...second };
+    const missingLp = Object.values(second).filter((a) => lookup(a) === undefined);
+    if (missingLp.length > 0) return { kind: "needs", addresses: missingLp, related };
+    const accounts = Object.fromEntries(Object.entries(related).map(([role, a]) => [role, get(a)])) as Record<keyof typeof related, AccountBytes>;
+    const price = priceFromMeteoraDammV1Pool(pool, accounts, decimalsOf);
+    return { kind: "priced", price, related };
+  },
+};

@@ -6,12 +6,13 @@
 import { address, getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { METEORA_DAMM_V2_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
-import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
 import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
 import { VenueDecodeError } from "./errors";
 import { reservePrice, sqrtPriceX64Price } from "./pool-price";
 import type { DecimalsOf, AccountBytes, PoolCandidate, PoolPrice } from "./types";
+import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DAMM_V2_PROGRAM_ADDRESS };
 
@@ -162,3 +163,15 @@ export function priceFromMeteoraDammV2Pool(pool: MeteoraDammV2Pool, decimalsOf: 
     extra: {},
   };
 }
+
+/** Static config indices the price service derives: the low ones carry most launches, plus the indices seen on mainnet. */
+export const METEORA_DAMM_V2_DERIVED_CONFIG_INDICES: readonly number[] = [0, 1, 2, 3, ...METEORA_DAMM_V2_KNOWN_CONFIG_INDICES];
+
+export const meteoraDammV2PoolAdapter = definePoolAdapter({
+  kind: "meteora-damm-v2",
+  candidates: (mint) => listMeteoraDammV2PoolCandidates(mint, derivedQuoteMints(mint), METEORA_DAMM_V2_DERIVED_CONFIG_INDICES),
+  decode: decodeMeteoraDammV2Pool,
+  // Price and reserves come from the pool alone (sqrt price and liquidity).
+  required: () => ({}),
+  price: (state, _mint, _related, decimalsOf) => priceFromMeteoraDammV2Pool(state, decimalsOf),
+});

@@ -14,6 +14,7 @@ import { addressBytes, findPda, sortedMintBytes } from "./pda";
 import { sqrtPriceX64Price } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import type { AccountBytes, DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
 export { METEORA_DBC_PROGRAM_ADDRESS };
 
@@ -133,3 +134,12 @@ export function priceFromMeteoraDbcPool(
     },
   };
 }
+
+/** DBC configs are arbitrary partner keys: only the registry (and getProgramAccounts) finds these curves. */
+export const meteoraDbcPoolAdapter = definePoolAdapter({
+  kind: "meteora-dbc",
+  candidates: registryOnlyCandidates,
+  decode: decodeMeteoraDbcPool,
+  required: requiredAccountsForMeteoraDbcPool,
+  price: (state, _mint, related, decimalsOf) => priceFromMeteoraDbcPool(state, related, decimalsOf),
+});

@@ -8,13 +8,14 @@ import { address, getAddressDecoder, getBase16Encoder, getI32Decoder, getU16Deco
 import type { Ratio } from "../math/fixed-point";
 import { METEORA_DLMM_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
-import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
 import { VenueDecodeError } from "./errors";
 import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u16Le } from "./pda";
 import { netOfFees, toHumanPrice } from "./pool-price";
 import { readVaultAmount } from "./spl-token";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DLMM_PROGRAM_ADDRESS };
 
@@ -168,3 +169,20 @@ export function priceFromMeteoraDlmmPair(
     extra: {},
   };
 }
+
+/** Permissionless presets the price service derives (bin step, base factor); not exhaustive — the registry covers the rest. */
+export const METEORA_DLMM_DERIVED_PRESETS: readonly DlmmPreset[] = [
+  ...METEORA_DLMM_KNOWN_PRESETS,
+  { binStep: 10, baseFactor: 10_000 },
+  { binStep: 25, baseFactor: 10_000 },
+  { binStep: 80, baseFactor: 6_250 },
+  { binStep: 100, baseFactor: 10_000 },
+];
+
+export const meteoraDlmmPairAdapter = definePoolAdapter({
+  kind: "meteora-dlmm",
+  candidates: (mint) => listMeteoraDlmmPairCandidates(mint, derivedQuoteMints(mint), METEORA_DLMM_DERIVED_PRESETS),
+  decode: decodeMeteoraDlmmPair,
+  required: requiredAccountsForMeteoraDlmmPair,
+  price: (state, _mint, related, decimalsOf) => priceFromMeteoraDlmmPair(state, related, decimalsOf),
+});

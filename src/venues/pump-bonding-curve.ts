@@ -11,6 +11,7 @@ import { getFieldsDecoder } from "./layout";
 import { addressBytes, findPda } from "./pda";
 import { reservePrice } from "./pool-price";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { definePoolAdapter } from "./pool-adapter";
 
 export { PUMP_PROGRAM_ADDRESS };
 
@@ -129,3 +130,12 @@ export function priceFromPumpBondingCurve(
     },
   };
 }
+
+/** The pump.fun curve of a mint, derived from the mint alone. */
+export const pumpBondingCurveAdapter = definePoolAdapter({
+  kind: "pump-bonding-curve",
+  candidates: listPumpBondingCurveCandidates,
+  decode: decodePumpBondingCurve,
+  required: requiredAccountsForPumpBondingCurve,
+  price: priceFromPumpBondingCurve,
+});

@@ -23,6 +23,7 @@ import { reservePrice } from "./pool-price";
 import { readVaultAmount } from "./spl-token";
 import { memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { definePoolAdapter } from "./pool-adapter";
 
 export { PUMP_AMM_PROGRAM_ADDRESS };
 
@@ -165,3 +166,12 @@ export function priceFromPumpSwapPool(
     extra: {},
   };
 }
+
+/** PumpSwap pools: the canonical (migrated) pool of a mint is derived; others come from the registry. */
+export const pumpSwapPoolAdapter = definePoolAdapter({
+  kind: "pumpswap",
+  candidates: listPumpSwapPoolCandidates,
+  decode: decodePumpSwapPool,
+  required: requiredAccountsForPumpSwapPool,
+  price: (state, _mint, related, decimalsOf) => priceFromPumpSwapPool(state, related, decimalsOf),
+});

@@ -12,6 +12,7 @@ import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { readVaultAmount } from "./spl-token";
 import type { AccountBytes, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
 export { RAYDIUM_AMM_V4_PROGRAM_ADDRESS };
 
@@ -99,3 +100,12 @@ export function priceFromRaydiumAmmV4Pool(pool: RaydiumAmmV4Pool, related: Relat
     extra: {},
   };
 }
+
+/** AMM v4 pools are keyed by their market, not the mints: only the registry (and getProgramAccounts) finds them. */
+export const raydiumAmmV4PoolAdapter = definePoolAdapter({
+  kind: "raydium-amm-v4",
+  candidates: registryOnlyCandidates,
+  decode: decodeRaydiumAmmV4Pool,
+  required: requiredAccountsForRaydiumAmmV4Pool,
+  price: (state, _mint, related) => priceFromRaydiumAmmV4Pool(state, related),
+});

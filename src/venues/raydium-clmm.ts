@@ -6,12 +6,13 @@
 import { getAddressDecoder, getBase16Encoder, getI32Decoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { RAYDIUM_CLMM_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
-import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
 import { getFieldsDecoder } from "./layout";
 import { netOfFees, sqrtPriceX64Price } from "./pool-price";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "./spl-token";
 import type { AccountBytes, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CLMM_PROGRAM_ADDRESS };
 
@@ -114,3 +115,11 @@ export function priceFromRaydiumClmmPool(pool: RaydiumClmmPool, related: Related
     extra: {},
   };
 }
+
+export const raydiumClmmPoolAdapter = definePoolAdapter({
+  kind: "raydium-clmm",
+  candidates: (mint) => listRaydiumClmmPoolCandidates(mint, derivedQuoteMints(mint)),
+  decode: decodeRaydiumClmmPool,
+  required: requiredAccountsForRaydiumClmmPool,
+  price: (state, _mint, related) => priceFromRaydiumClmmPool(state, related),
+});

@@ -6,13 +6,14 @@
 import { getAddressDecoder, getBase16Encoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { RAYDIUM_CPMM_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape } from "./account";
-import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
+import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
 import { getFieldsDecoder } from "./layout";
 import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "./spl-token";
 import type { AccountBytes, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CPMM_PROGRAM_ADDRESS };
 
@@ -123,3 +124,11 @@ export function priceFromRaydiumCpmmPool(pool: RaydiumCpmmPool, related: Related
     extra: {},
   };
 }
+
+export const raydiumCpmmPoolAdapter = definePoolAdapter({
+  kind: "raydium-cpmm",
+  candidates: (mint) => listRaydiumCpmmPoolCandidates(mint, derivedQuoteMints(mint)),
+  decode: decodeRaydiumCpmmPool,
+  required: requiredAccountsForRaydiumCpmmPool,
+  price: (state, _mint, related) => priceFromRaydiumCpmmPool(state, related),
+});

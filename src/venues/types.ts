@@ -1,22 +1,12 @@
 import type { Address } from "@solana/kit";
 import type { Ratio } from "../math/fixed-point";
+import type { PoolKind } from "./pool-kinds";
 
 /** Raw account as returned by getAccountInfo / getMultipleAccounts (base64 decoded). */
 export interface AccountBytes {
   readonly owner: Address;
   readonly data: Uint8Array;
 }
-
-export type PoolKind =
-  | "pump-bonding-curve"
-  | "pumpswap"
-  | "raydium-amm-v4"
-  | "raydium-cpmm"
-  | "raydium-clmm"
-  | "meteora-dlmm"
-  | "meteora-damm-v1"
-  | "meteora-damm-v2"
-  | "meteora-dbc";
 
 /** A derived address where a pool of `kind` for a mint may exist (existence is checked by reading it). */
 export interface PoolCandidate {

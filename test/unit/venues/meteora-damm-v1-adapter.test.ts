@@ -1,10 +1,11 @@
 import { address, type Address } from "@solana/kit";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { adapterByKind, type AccountLookup, type Evaluation } from "../../../src/pricing/pool-adapters";
+import type { AccountLookup, Evaluation } from "../../../src/venues/pool-adapter";
+import { adapterByKind } from "../../../src/venues/pool-adapters";
 import { VenueDecodeError } from "../../../src/venues/errors";
 import type { AccountBytes } from "../../../src/venues/types";
-import { clockAccount } from "../venues/clock-account";
-import { loadAccountFixture } from "../venues/load-fixture";
+import { clockAccount } from "./clock-account";
+import { loadAccountFixture } from "./load-fixture";
 
 const set = (name: string) => loadAccountFixture(`meteora-damm-v1/HcjZvfeS_pool_set/${name}.json`);
 const POOL = "HcjZvfeSNJbNkfLD4eEcRBr96AD3w1GpmMppaeRZf7ur";
