@@ -84,6 +84,10 @@ export const limits = {
   minPoolLiquidityUsd: 100,
   /** Stale price records may be served this long after they were computed when the upstream fails (ms). */
   maxStaleMs: 60_000,
+  /** How long a colo keeps a mint's derived candidate pools (s): derivations never change, so as long as the Cache API keeps them. */
+  candidateStoreSeconds: 7 * 24 * 3600,
+  /** Longest metadata URI taken from chain data (chars, after trimming). */
+  maxMetadataUriLength: 2048,
   /** How long a price record is fresh when PRICE_CACHE_TTL_MS is not set (ms). */
   defaultPriceCacheTtlMs: 1000,
   /** Pyth SOL/USD older than this (by publish time) falls back to the deepest SOL/USDC pool (s). */

@@ -33,6 +33,7 @@
  * The returned `url` is the normalised URL to pass to `fetch` (never the raw string), fragment removed.
  */
 import ipaddr from "ipaddr.js";
+import { limits } from "../limits";
 
 /** Where rewritten URIs go and which plain-http hosts the local development chain may use. */
 export type MetadataUriPolicy = {
@@ -63,7 +64,7 @@ export type UriRejectionReason =
 export type UriCheckResult = { ok: true; url: URL } | { ok: false; reason: UriRejectionReason };
 
 /** Longest URI we consider (chars). Metaplex caps on-chain URIs at 200 bytes; redirects and JSON images may be longer. */
-export const MAX_METADATA_URI_LENGTH = 2048;
+export const MAX_METADATA_URI_LENGTH = limits.maxMetadataUriLength;
 
 // C0/C1 controls, space, DEL and backslash: the URL parser strips or rewrites these, so they only serve to confuse.
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u009f\\]/;

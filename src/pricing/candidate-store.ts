@@ -1,5 +1,6 @@
 import type { Address } from "@solana/kit";
 import { z } from "zod/mini";
+import { limits } from "../limits";
 
 /**
  * Candidate pools of a mint are a pure function of the mint (and of this code's list of configs and presets), but cost
@@ -7,7 +8,7 @@ import { z } from "zod/mini";
  * a mint once, not each isolate. Bump `version` whenever the derivation lists change.
  */
 const version = 1;
-const ttlSeconds = 7 * 24 * 3600;
+const ttlSeconds = limits.candidateStoreSeconds;
 
 export interface StoredCandidate {
   pool: Address;
