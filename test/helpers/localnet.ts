@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import type { WorldManifest, WorldPool, WorldToken } from "../../localnet/src/chain/types";
+import type { WorldManifest, WorldPool, WorldToken } from "../../localnet/src/world/manifest";
 
 /** Plain JSON-RPC to localnet (not through the worker): the tests' independent view of the chain. */
 export async function chainRpc<T>(method: string, params: unknown[] = []): Promise<T> {

@@ -13,7 +13,7 @@ const call = (request: Request): Promise<Response> => callWorker({ request });
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { limits } from "../../src/limits";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { newApiKey } from "../helpers/keys";
 import { world } from "../helpers/localnet";
 import { callWorker } from "../helpers/worker";

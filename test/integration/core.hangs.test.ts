@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { limits } from "../../src/limits";
 import { get } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";

@@ -11,7 +11,7 @@ import { limits } from "../../src/limits";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
 import { advance, world } from "../helpers/localnet";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 
 let key = "";
 let manifest: WorldManifest;

@@ -5,7 +5,7 @@ import worker from "../../src/index";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
 import { advance, chainRpc, poolsOfKind, upstreamRequests, world } from "../helpers/localnet";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { ensureFreshOracle } from "../helpers/independent-price";
 
 let key = "";

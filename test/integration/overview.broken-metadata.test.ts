@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { tokenOverviewSchema, type TokenOverview } from "../../src/overview/overview-schema";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { getJson } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
 

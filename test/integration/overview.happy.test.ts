@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { forgetCachedOverview } from "../../src/overview/overview-service";
 import { tokenOverviewSchema, type TokenOverview } from "../../src/overview/overview-schema";
-import type { WorldManifest, WorldToken } from "../../localnet/src/chain/types";
+import type { WorldManifest, WorldToken } from "../../localnet/src/world/manifest";
 import { getJson } from "../helpers/http";
 import { incineratorBalance } from "../helpers/localnet";
 import { newApiKey } from "../helpers/keys";

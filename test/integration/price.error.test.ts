@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
 import { world } from "../helpers/localnet";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { limits } from "../../src/limits";
 import { getAddressDecoder } from "@solana/kit";
 import { callWorker } from "../helpers/worker";

@@ -3,7 +3,7 @@ import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
 import { chainRpc, incineratorBalance, poolsOfKind, rawAccounts, upstreamCounts, upstreamRequests, world } from "../helpers/localnet";
 import { ensureFreshOracle, independentPrice, independentSolUsd } from "../helpers/independent-price";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { relErr } from "../helpers/numbers";
 
 interface PriceRecord {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getJson } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
 import { chainRpc, world } from "../helpers/localnet";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import type { PriceRecord } from "../../src/pricing/price-record";
 import { limits } from "../../src/limits";
 

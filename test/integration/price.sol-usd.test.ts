@@ -3,7 +3,7 @@ import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
 import { advance, world } from "../helpers/localnet";
 import { independentPrice, independentSolUsd } from "../helpers/independent-price";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { relErr } from "../helpers/numbers";
 
 const WSOL = "So11111111111111111111111111111111111111112";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../helpers/keys";
 import { world } from "../helpers/localnet";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { callWorker } from "../helpers/worker";
 
 /** Every answer says where its time went (`Server-Timing`); a cold price shows each stage of the cold path. */

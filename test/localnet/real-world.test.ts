@@ -6,7 +6,7 @@
 import { address, createSolanaRpc } from "@solana/kit";
 import { Connection, PublicKey, type ParsedAccountData } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WorldManifest } from "../../localnet/src/chain/types.js";
+import type { WorldManifest } from "../../localnet/src/world/manifest.js";
 import { startLocalnet, type Localnet } from "../../localnet/src/server.js";
 import { call } from "./helpers/local-chain.js";
 

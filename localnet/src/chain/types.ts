@@ -3,6 +3,10 @@
  * The chain owns time and storage; the world owns what the accounts mean and which transactions happen.
  * Keys are base58 strings; amounts are bigint; account data is raw bytes in the programs' real layouts.
  */
+import type { WorldManifest } from "../world/manifest.js";
+
+/** The manifest's types live with the world (world/manifest.ts); re-exported for importers not moved yet. */
+export type { WorldManifest, WorldPool, WorldToken } from "../world/manifest.js";
 
 export type Pubkey = string;
 
@@ -93,41 +97,6 @@ export interface LedgerWriter {
   /** Writes an account at the current slot (versioned: older commitments still see the old state). */
   setAccount(pubkey: Pubkey, state: AccountState): void;
   deleteAccount(pubkey: Pubkey): void;
-}
-
-/** One token of the world, as the test suite and the README see it. */
-export interface WorldToken {
-  mint: Pubkey;
-  name: string;
-  symbol: string;
-  decimals: number;
-  tokenProgram: Pubkey;
-  /** Where it trades now: pumpfun | pumpswap | raydium-amm-v4 | raydium-cpmm | raydium-clmm | meteora-dlmm | meteora-damm-v1 | meteora-damm-v2 | meteora-dbc */
-  venues: string[];
-  pools: WorldPool[];
-  metadataUri: string | null;
-  /** e.g. "fresh", "near-graduation", "complete", "graduated", "pool", "token-2022", "broken-metadata:404" */
-  tags: string[];
-  /** Optional facts about the token as strings (supply, burned, incinerated, creator, delegatedAccount, …). */
-  details?: Record<string, string>;
-}
-
-export interface WorldPool {
-  kind: string; // same words as WorldToken.venues
-  address: Pubkey;
-  baseMint: Pubkey;
-  quoteMint: Pubkey;
-  /** Accounts a pricer must read besides the pool itself (vaults, etc.), for reference in tests. */
-  related: Record<string, Pubkey>;
-  /** true when the pool address can be derived from the mint alone (PDA over known seeds/configs). */
-  derivable: boolean;
-}
-
-export interface WorldManifest {
-  seed: number;
-  tokens: WorldToken[];
-  wellKnown: Record<string, Pubkey>; // pythSolUsd, wsol, usdc, usdt, solUsdcPool, ...
-  wallets: { whales: Pubkey[]; delegates: Pubkey[] };
 }
 
 export interface HttpReply {

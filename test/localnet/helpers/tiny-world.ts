@@ -5,7 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { decodeBase58, encodeBase58 } from "../../../localnet/src/chain/base58.js";
-import type { AccountState, LedgerWriter, TxRecord, World, WorldManifest } from "../../../localnet/src/chain/types.js";
+import type { AccountState, LedgerWriter, TxRecord, World } from "../../../localnet/src/chain/types.js";
+import type { WorldManifest } from "../../../localnet/src/world/manifest.js";
 
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";

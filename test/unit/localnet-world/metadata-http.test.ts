@@ -5,7 +5,7 @@
 import { TextDecoder } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { WorldManifest } from "../../../localnet/src/chain/types.js";
+import type { WorldManifest } from "../../../localnet/src/world/manifest.js";
 import { createWorld } from "../../../localnet/src/world/index.js";
 import { GZIP_BOMB_DECODED_BYTES } from "../../../localnet/src/world/metadata-http.js";
 

@@ -6,7 +6,8 @@
  */
 import { getAddressDecoder } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AccountState, TxRecord, WorldManifest } from "../../../localnet/src/chain/types.js";
+import type { AccountState, TxRecord } from "../../../localnet/src/chain/types.js";
+import type { WorldManifest } from "../../../localnet/src/world/manifest.js";
 import { TokenWorld } from "../../../localnet/src/world/index.js";
 import { keyBytes, pda, u16le } from "../../../localnet/src/world/core/keys.js";
 import * as P from "../../../localnet/src/world/programs.js";

@@ -1,0 +1,140 @@
+/**
+ * Slot production: on each produced slot the oracle steps, completed curves migrate, a pump coin launches now and then,
+ * the arbitrage bot aligns SOL/USDC with the oracle and 2–12 random trades follow, all drawn in that order from the
+ * world's "life" random stream. Each transaction is executed into the account mirror (and so the ledger); one whose
+ * state change fails is rolled back and dropped.
+ */
+import type { LedgerWriter, Pubkey, TxRecord } from "../chain/types.js";
+import type { Draft } from "./context.js";
+import { signatureFor } from "./core/keys.js";
+import type { Rng } from "./core/rng.js";
+import { RandomTrades } from "./random-trades.js";
+import { arbTx, launchTx, migrateTx } from "./slot-transactions.js";
+import { executeTx } from "./tx/builder.js";
+import type { Side } from "./venues/types.js";
+import type { WorldState } from "./world-state.js";
+
+/** Launches after genesis; beyond this the world keeps trading what exists. */
+const MAX_LAUNCHES = 200;
+const MAX_TRADE_LOG = 4000;
+const MAX_ERRORS = 100;
+
+export interface TradeLogEntry {
+  slot: number;
+  signature: string;
+  kind: string;
+  pool: Pubkey;
+  side: Side;
+  failed: boolean;
+  priceBefore: number;
+  priceAfter: number;
+}
+
+export class SlotProducer {
+  /** Transactions dropped because applying them failed (a world bug; kept for tests and diagnostics). */
+  readonly errors: string[] = [];
+  /** The latest trades with the pool price (quote atoms per base atom) before and after, for tests and diagnostics. */
+  readonly tradeLog: TradeLogEntry[] = [];
+  private readonly rng: Rng;
+  private readonly trades: RandomTrades;
+  private nextLaunchSlot: number;
+  private launches = 0;
+  private readonly usedNames = new Set<string>();
+  private reconciled = false;
+
+  constructor(private readonly state: WorldState) {
+    this.rng = state.ctx.rng("life");
+    this.nextLaunchSlot = 20 + this.rng.int(0, 15);
+    this.trades = new RandomTrades(state);
+  }
+
+  /** Mutates the world for the ledger's slot and returns the slot's transactions. */
+  produce(ledger: LedgerWriter): TxRecord[] {
+    const { state, rng } = this;
+    const { ctx } = state;
+    ctx.store.attach(ledger);
+    if (!this.reconciled) this.reconcile(ledger);
+    ctx.clock.slot = ledger.slot;
+    ctx.clock.blockTime = ledger.blockTime;
+    const txs: TxRecord[] = [];
+    const run = (d: Draft | null) => {
+      if (!d) return;
+      try {
+        txs.push(
+          executeTx(d.plan(), {
+            store: ctx.store,
+            book: ctx.book,
+            recentBlockhash: ledger.recentBlockhash,
+            signature: signatureFor(state.seed, `${ledger.slot}:${txs.length}`),
+          }),
+        );
+      } catch (err) {
+        // The state was rolled back; the slot goes on without this transaction.
+        this.errors.push(`slot ${ledger.slot}: ${(err as Error).message}`);
+        if (this.errors.length > MAX_ERRORS) this.errors.shift();
+      }
+    };
+
+    // Oracle: a small random walk, reflected inside [150, 250].
+    state.oracle.step(rng);
+    state.oracle.write();
+
+    // Curves completed in an earlier slot migrate first.
+    for (const entry of state.tokens.values()) {
+      const c = entry.curve;
+      if (c && c.complete && !c.migratedPool && c.completedAtSlot !== null && c.completedAtSlot > 0 && c.completedAtSlot < ledger.slot) {
+        run(migrateTx(state, entry, c));
+      }
+    }
+    // A new pump coin now and then (capped, so a long-running node keeps bounded memory).
+    if (ledger.slot >= this.nextLaunchSlot && this.launches < MAX_LAUNCHES) {
+      run(launchTx(state, rng, this.launches++, this.usedNames));
+      this.nextLaunchSlot = ledger.slot + rng.int(20, 40);
+    }
+    // Keep SOL/USDC in line with the oracle.
+    run(arbTx(state, rng));
+    const n = rng.int(2, 12);
+    for (let i = 0; i < n; i++) {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const t = this.trades.next(rng);
+        if (!t) continue;
+        const before = t.price();
+        const count = txs.length;
+        run(t.draft);
+        if (txs.length > count) {
+          const tx = txs[txs.length - 1]!;
+          this.tradeLog.push({ slot: ledger.slot, signature: tx.signatures[0]!, kind: t.kind, pool: t.pool, side: t.side, failed: tx.meta.err !== null, priceBefore: before, priceAfter: t.price() });
+          if (this.tradeLog.length > MAX_TRADE_LOG) this.tradeLog.splice(0, MAX_TRADE_LOG / 2);
+        }
+        break;
+      }
+    }
+    this.markCompletedCurves();
+    return txs;
+  }
+
+  /**
+   * Accounts written over the world's at genesis (the chain's `--accounts` fixtures win at slot 0, and some share
+   * addresses with ours: the wSOL dynamic vault, the Pyth feed, configs) are put back once, so every balance and price
+   * the world reports from slot 1 on matches the ledger.
+   */
+  private reconcile(ledger: LedgerWriter): void {
+    this.reconciled = true;
+    for (const [k, mine] of this.state.ctx.store.accounts) {
+      const there = ledger.getAccount(k);
+      if (!there || there.lamports !== mine.lamports || there.owner !== mine.owner || Buffer.compare(there.data, mine.data) !== 0) {
+        ledger.setAccount(k, mine);
+      }
+    }
+  }
+
+  /** Curves that completed in this slot are tagged "complete" until their migration (next slot) adds "graduated". */
+  private markCompletedCurves(): void {
+    for (const t of this.state.tokens.values()) {
+      if (!t.curve?.complete || t.curve.migratedPool || t.tags.has("complete")) continue;
+      for (const tag of ["fresh", "mid", "near-graduation"]) t.tags.delete(tag);
+      t.tags.add("complete");
+      t.details.completedAtSlot = String(t.curve!.completedAtSlot);
+    }
+  }
+}
