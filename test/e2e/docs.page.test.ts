@@ -51,7 +51,7 @@ describe("the bundled worker's own documentation", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     const validator = new Validator();
-    const result = await validator.validate((await res.json()) as object);
+    const result = await validator.validate((await res.json()) as Parameters<Validator["validate"]>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(validator.version).toBe("3.1");
   });

@@ -11,7 +11,8 @@ type Json = Record<string, any>;
 let doc: Json;
 
 beforeAll(async () => {
-  const res = await buildApp().request("/openapi.json");
+  // The app reads its config from the env on every request: the document itself needs no binding.
+  const res = await buildApp().request("/openapi.json", {}, { UPSTREAM_RPC_URL: "http://127.0.0.1:8899" });
   expect(res.status).toBe(200);
   doc = (await res.json()) as Json;
 });

@@ -9,7 +9,7 @@ import { ApiError, errorResponse } from "../../../src/errors/api-error";
 import { validQuery } from "../../../src/routes/openapi/operation";
 
 const query = z.object({ ca: z.string(), hour: z.optional(z.string().check(z.regex(/^\d+$/))) });
-const app = new Hono<any>()
+const app = new Hono()
   .get("/q", validQuery(query), (c) => c.json(c.req.valid("query")))
   .onError((err) => errorResponse(err instanceof ApiError ? err : new ApiError("INTERNAL")));
 
