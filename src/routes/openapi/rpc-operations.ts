@@ -126,6 +126,9 @@ const get: Operation = {
     401: unauthorized,
     405: wrongMethod,
     500: internal,
+    503: rpcErrorResponse("The deployment has no upstream PubSub (`UPSTREAM_WS_URL` empty)", {
+      noPubSub: { summary: "No upstream PubSub", value: errorBody({ ...proxyErrors.upstreamUnavailable, message: "No upstream PubSub is configured" }) },
+    }),
   },
 };
 
