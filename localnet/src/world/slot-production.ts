@@ -75,7 +75,7 @@ export class SlotProducer {
       }
     };
 
-    // Oracle: a small random walk, reflected inside [150, 250].
+    // Oracle first: the slot's trades size USD amounts at its new price.
     state.oracle.step(rng);
     state.oracle.write();
 
