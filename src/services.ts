@@ -4,6 +4,7 @@
  */
 import { configOf, type Config } from "./config";
 import type { Env } from "./env";
+import { OverviewCaches } from "./overview/overview-service";
 import { priceCacheFor, type PriceCache } from "./pricing/price-cache";
 import { createUpstream, type Upstream } from "./solana/upstream";
 
@@ -11,7 +12,11 @@ export interface Services {
   config: Config;
   upstream: Upstream;
   priceCache: PriceCache;
+  overviewCaches: OverviewCaches;
 }
+
+/** One set per isolate: the caches' entries do not depend on the config. */
+const overviewCaches = new OverviewCaches();
 
 const byEnv = new WeakMap<object, Services>();
 
@@ -19,7 +24,7 @@ export function servicesOf(env: Env): Services {
   const hit = byEnv.get(env);
   if (hit) return hit;
   const config = configOf(env);
-  const services: Services = { config, upstream: createUpstream(config.upstream), priceCache: priceCacheFor(config.priceCacheTtlMs) };
+  const services: Services = { config, upstream: createUpstream(config.upstream), priceCache: priceCacheFor(config.priceCacheTtlMs), overviewCaches };
   byEnv.set(env, services);
   return services;
 }

@@ -37,6 +37,8 @@ export interface OverviewDeps {
   upstream: Pick<Upstream, "call" | "callRaw">;
   /** The price service's dependencies, minus its RPC client (the overview lends it one that shares round trips). */
   price: Omit<PriceDeps, "rpc" | "requestId" | "waitUntil">;
+  /** Where the overview's parts are kept. */
+  caches: OverviewCaches;
   /** The price TTL (ms): how long the market part, priced or not, is reused. */
   priceTtlMs: number;
   metadataPolicy: MetadataUriPolicy;
@@ -54,17 +56,20 @@ export interface OverviewDeps {
 /** The cached, slowly changing part of an overview. */
 export type TokenProfile = { identity: OnchainIdentity; offchain: OffchainProfile };
 
-const budgets = limits.isolateCacheBudgets;
-const profileCache = new OverviewPartCache<TokenProfile>("profile", budgets.overviewProfiles);
 /** Holder figures and the circulating supply, read together (`holders.v2`: entries of the shape before it never load). */
 type SupplyAndHolders = HoldersSummary & { circulatingSupply: string };
-const holdersCache = new OverviewPartCache<SupplyAndHolders>("holders.v2", budgets.overviewHolders);
-/** The price record, or null when no venue prices the mint: the price service does not remember that, we must. */
-const marketCache = new OverviewPartCache<PriceRecord | null>("market", budgets.overviewMarket);
 
-/** Test hook: forget every cached part of `mint` (profile, holders, market), so the next overview reads the chain again. */
-export async function forgetCachedOverview(mint: Address): Promise<void> {
-  await Promise.all([profileCache.forget(mint), holdersCache.forget(mint), marketCache.forget(mint)]);
+/** The overview's three cached parts (isolate + colo), handed to the service by the caller (services.ts). */
+export class OverviewCaches {
+  readonly profile = new OverviewPartCache<TokenProfile>("profile", limits.isolateCacheBudgets.overviewProfiles);
+  readonly holders = new OverviewPartCache<SupplyAndHolders>("holders.v2", limits.isolateCacheBudgets.overviewHolders);
+  /** The price record, or null when no venue prices the mint: the price service does not remember that, we must. */
+  readonly market = new OverviewPartCache<PriceRecord | null>("market", limits.isolateCacheBudgets.overviewMarket);
+
+  /** Drops every part of `mint` from both levels, so the next overview reads the chain again. */
+  async forget(mint: Address): Promise<void> {
+    await Promise.all([this.profile.forget(mint), this.holders.forget(mint), this.market.forget(mint)]);
+  }
 }
 
 /**
@@ -83,9 +88,9 @@ export async function fetchTokenOverview(deps: OverviewDeps, mint: Address): Pro
 async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOverview> {
   const now = deps.now ?? Date.now;
   const [cachedProfile, cachedHolders, cachedMarket] = await Promise.all([
-    profileCache.get(mint, now()),
-    holdersCache.get(mint, now()),
-    marketCache.get(mint, now()),
+    deps.caches.profile.get(mint, now()),
+    deps.caches.holders.get(mint, now()),
+    deps.caches.market.get(mint, now()),
   ]);
   const batcher = new RoundTripBatcher(deps.upstream, deps.requestId);
   const market = cachedMarket !== undefined ? Promise.resolve(cachedMarket) : priceMarket(deps, mint, batcher, now);
@@ -112,7 +117,7 @@ async function priceMarket(deps: OverviewDeps, mint: Address, batcher: RoundTrip
   const outcome = outcomes.get(mint);
   if (outcome && !outcome.ok && outcome.error.status >= 500) throw outcome.error;
   const record = outcome?.ok ? outcome.record : null;
-  if (deps.priceTtlMs > 0) marketCache.put(mint, record, deps.priceTtlMs, now(), deps.waitUntil);
+  if (deps.priceTtlMs > 0) deps.caches.market.put(mint, record, deps.priceTtlMs, now(), deps.waitUntil);
   return record;
 }
 
@@ -164,7 +169,7 @@ async function loadProfile(
   const { profile: offchain, outcome } = await fetchOffchainProfile(identity.uri, deps.metadataPolicy, deps.metadataFetch);
   const profile = { identity, offchain };
   const ttl = isTransientOffchainOutcome(outcome) ? limits.overviewProfileRetryTtlMs : limits.overviewProfileTtlMs;
-  profileCache.put(mint, profile, ttl, now(), deps.waitUntil);
+  deps.caches.profile.put(mint, profile, ttl, now(), deps.waitUntil);
   return profile;
 }
 
@@ -187,7 +192,7 @@ async function loadHolders(
     requestId: deps.requestId,
   });
   const figures = { ...summary, circulatingSupply: circulatingSupply(BigInt(decoded.supply), burned).toString() };
-  holdersCache.put(mint, figures, limits.overviewHoldersTtlMs, now(), deps.waitUntil);
+  deps.caches.holders.put(mint, figures, limits.overviewHoldersTtlMs, now(), deps.waitUntil);
   return figures;
 }
 

@@ -27,6 +27,11 @@ export class PriceCache {
     private readonly cache: Cache | undefined = typeof caches === "undefined" ? undefined : caches.default,
   ) {}
 
+  /** Forgets the isolate level (shared by every PriceCache of the isolate); the Cache API keeps its entries. */
+  clearLocal(): void {
+    l1.clear();
+  }
+
   /** Fresh entry from the isolate map only: no I/O. */
   freshLocal(key: string, now = Date.now()): PriceRecord | undefined {
     const hit = l1.peek(key);
@@ -95,10 +100,6 @@ function remember(key: string, entry: CachedPrice): void {
   l1.set(key, entry);
 }
 
-/** Test hook: forget the isolate level (the Cache API is isolated per test file by the test pool). */
-export function clearLocalPriceCache(): void {
-  l1.clear();
-}
 
 const byTtl = new Map<number, PriceCache>();
 

@@ -78,10 +78,11 @@ const overviewOperation: Operation = {
 
 export const overviewRoutes = new Hono<AppContext>().get(overviewOperation.path, validQuery(overviewQuery), async (c) => {
   const mint = parseSingleMint(c.req.valid("query").ca);
-  const { config, upstream, priceCache } = c.get("services");
+  const { config, upstream, priceCache, overviewCaches } = c.get("services");
   const overview = await fetchTokenOverview(
     {
       upstream,
+      caches: overviewCaches,
       price: { db: c.env.DB, cache: priceCache },
       priceTtlMs: config.priceCacheTtlMs,
       metadataPolicy: config.metadataPolicy,

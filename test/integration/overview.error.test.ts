@@ -7,9 +7,9 @@ import { env } from "cloudflare:workers";
 import type { Address } from "@solana/kit";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { forgetCachedOverview } from "../../src/overview/overview-service";
+import { servicesOf } from "../../src/services";
 import { tokenOverviewSchema } from "../../src/overview/overview-schema";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { getJson } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
 import { callWorker } from "../helpers/worker";
@@ -81,7 +81,7 @@ describe("an unpriced token still gets its overview", () => {
 
 /** Calls the worker with its own upstream URL, so breaker state from one fault case never reaches another. */
 async function overviewWithUpstream(mint: string, extraEnv: Record<string, string> = {}) {
-  await forgetCachedOverview(mint as Address);
+  await servicesOf(env).overviewCaches.forget(mint as Address);
   const res = await callWorker({ path: `/api/v1/overview?ca=${mint}` }, { key, isolatedUpstream: true, env: { PRICE_CACHE_TTL_MS: "0", ...extraEnv } });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
@@ -125,7 +125,7 @@ describe("upstream faults → 503 / 504 envelope", () => {
   });
 
   it("connection refused → 503", async () => {
-    await forgetCachedOverview(mint() as Address);
+    await servicesOf(env).overviewCaches.forget(mint() as Address);
     const res = await callWorker({ path: `/api/v1/overview?ca=${mint()}` }, { key, env: { UPSTREAM_RPC_URL: "http://127.0.0.1:9/", PRICE_CACHE_TTL_MS: "0" } });
     expect(res.status).toBe(503);
   });

@@ -11,7 +11,7 @@ import { getAddressDecoder, type Address } from "@solana/kit";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { forgetCachedOverview } from "../../src/overview/overview-service";
+import { servicesOf } from "../../src/services";
 import { tokenOverviewSchema, type TokenOverview } from "../../src/overview/overview-schema";
 import type { WorldManifest, WorldToken } from "../../localnet/src/world/manifest";
 import { getJson } from "../helpers/http";
@@ -217,7 +217,7 @@ async function checkToken(token: WorldToken): Promise<TokenOverview> {
     const holders = await expectedHolders(token, BigInt(identity.supply), Number(identity.decimals));
     const price = await getJson<Record<string, unknown>>(`/api/v1/price?ca=${token.mint}`, { headers: { "x-api-key": apiKey } });
     if ((await processedSlot()) !== before && attempt < 5) {
-      await forgetCachedOverview(token.mint as Address);
+      await servicesOf(env).overviewCaches.forget(token.mint as Address);
       continue;
     }
     const { nonHolders, holderCount, ...figures } = holders;

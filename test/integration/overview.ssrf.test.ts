@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 
 import { limits } from "../../src/limits";
 import { fetchMetadataJson, type FetchLike } from "../../src/metadata/guarded-fetch";
-import { fetchTokenOverview } from "../../src/overview/overview-service";
+import { OverviewCaches, fetchTokenOverview } from "../../src/overview/overview-service";
 import { tokenOverviewSchema } from "../../src/overview/overview-schema";
 import type { MetadataUriPolicy } from "../../src/metadata/uri-policy";
 import { findMetaplexMetadataAddress } from "../../src/overview/token-profile";
@@ -117,6 +117,7 @@ async function overviewWithUri(
   const overview = await fetchTokenOverview(
     {
       upstream: scriptedUpstream(accounts),
+      caches: new OverviewCaches(),
       price: { db: env.DB, cache },
       priceTtlMs: 1000,
       metadataPolicy,

@@ -7,9 +7,9 @@ import { env } from "cloudflare:workers";
 import type { Address } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { forgetCachedOverview } from "../../src/overview/overview-service";
-import { clearLocalPriceCache, priceCacheKey } from "../../src/pricing/price-cache";
-import type { WorldManifest } from "../../localnet/src/chain/types";
+import { priceCacheKey } from "../../src/pricing/price-cache";
+import { servicesOf } from "../../src/services";
+import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { get } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
 
@@ -30,8 +30,8 @@ async function countedOverview(mint: string): Promise<{ status: number; requests
 
 /** Makes the next overview of `mint` cold: its own parts and its price record, in the isolate and the Cache API. */
 async function forgetEverything(mint: string): Promise<void> {
-  await forgetCachedOverview(mint as Address);
-  clearLocalPriceCache();
+  await servicesOf(env).overviewCaches.forget(mint as Address);
+  servicesOf(env).priceCache.clearLocal();
   await caches.default.delete(priceCacheKey("auto", mint, undefined));
 }
 
