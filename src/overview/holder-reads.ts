@@ -17,10 +17,10 @@ import { z } from "zod/mini";
 import { limits } from "../limits";
 import { readAccounts, type AccountRpc, type RawAccount } from "../solana/account-reader";
 import { UpstreamError } from "../solana/upstream";
+import { TOKEN_ACCOUNT_OWNER_AMOUNT_SLICE, TOKEN_ACCOUNT_SIZE } from "../solana/accounts/spl-token";
 import { TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS } from "../solana/well-known";
 import {
   aggregateByOwner,
-  HOLDING_SLICE,
   LARGEST_ACCOUNTS_LIMIT,
   readHoldingSlice,
   readTokenHolding,
@@ -31,8 +31,6 @@ import {
 } from "./holders";
 import { classifyOwnerByAddress, classifyOwnerByProgram } from "./liquidity-owners";
 
-/** SPL token accounts are exactly this size; Token-2022 ones may carry extensions, so they are matched by mint only. */
-const SPL_TOKEN_ACCOUNT_SIZE = 165;
 
 // Upstream answers are input: validate their shape before any address in them is used.
 const largestAccountsSchema = z.object({ value: z.array(z.object({ address: z.string(), amount: z.string() })) });
@@ -90,11 +88,11 @@ async function readLargestHoldings(rpc: AccountRpc, largest: readonly Address[],
 
 async function scanHoldings(rpc: AccountRpc, options: HolderReadOptions): Promise<TokenHolding[]> {
   const filters: unknown[] = [{ memcmp: { offset: 0, bytes: options.mint } }];
-  if (options.tokenProgram === TOKEN_PROGRAM_ADDRESS) filters.push({ dataSize: SPL_TOKEN_ACCOUNT_SIZE });
+  if (options.tokenProgram === TOKEN_PROGRAM_ADDRESS) filters.push({ dataSize: TOKEN_ACCOUNT_SIZE });
   else if (options.tokenProgram !== TOKEN_2022_PROGRAM_ADDRESS) throw new Error(`not a token program: ${options.tokenProgram}`);
   const { result } = await rpc.call<unknown>(
     "getProgramAccounts",
-    [options.tokenProgram, { encoding: "base64", commitment: "confirmed", dataSlice: HOLDING_SLICE, filters }],
+    [options.tokenProgram, { encoding: "base64", commitment: "confirmed", dataSlice: TOKEN_ACCOUNT_OWNER_AMOUNT_SLICE, filters }],
     { idempotent: true, requestId: options.requestId },
   );
   const parsed = scanSchema.safeParse(result);

@@ -3,16 +3,18 @@
  * a scan) are summed per owner; liquidity and burn owners are set aside with their labels; the rest rank as holders.
  * Percentages are of the current supply. The definition is documented in docs/overview.md.
  */
-import { getAddressDecoder, type Address } from "@solana/kit";
+import type { Address } from "@solana/kit";
 
-import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
+import {
+  decodeTokenAccount,
+  decodeTokenAccountOwnerAmount,
+  TOKEN_ACCOUNT_OWNER_AMOUNT_SLICE,
+  type TokenAccount,
+} from "../solana/accounts/spl-token";
 import { formatPercent, formatTokenAmount } from "./amount-format";
 import type { OwnerClass } from "./liquidity-owners";
 import type { HolderEntry } from "./overview-schema";
-
-/** SPL token account layout (Token-2022 identical for these fields; VENUES.md §1). */
-const TOKEN_ACCOUNT = { mint: 0, owner: 32, amount: 64, state: 108, baseSize: 165 } as const;
-const addressDecoder = getAddressDecoder();
 
 /** One token account, reduced to what holder figures need. */
 export type TokenHolding = { account: Address; owner: Address; amount: bigint };
@@ -39,24 +41,22 @@ export function readTokenHolding(
   raw: { owner: Address; data: Uint8Array } | null | undefined,
   mint: Address,
 ): TokenHolding | null {
-  if (!raw || (raw.owner !== TOKEN_PROGRAM_ADDRESS && raw.owner !== TOKEN_2022_PROGRAM_ADDRESS)) return null;
-  const { data } = raw;
-  if (data.length < TOKEN_ACCOUNT.baseSize || data[TOKEN_ACCOUNT.state] === 0) return null;
-  if (addressDecoder.decode(data, TOKEN_ACCOUNT.mint) !== mint) return null;
-  const owner = addressDecoder.decode(data, TOKEN_ACCOUNT.owner);
-  const amount = new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(TOKEN_ACCOUNT.amount, true);
-  return { account, owner, amount };
+  if (!raw) return null;
+  let decoded: TokenAccount;
+  try {
+    decoded = decodeTokenAccount(raw);
+  } catch (error) {
+    if (error instanceof AccountDecodeError) return null;
+    throw error;
+  }
+  if (decoded.state === 0 || decoded.mint !== mint) return null;
+  return { account, owner: decoded.owner, amount: decoded.amount };
 }
 
-/** Owner and amount from a scan that asked for `dataSlice {offset: 32, length: 40}` of each token account. */
-export const HOLDING_SLICE = { offset: TOKEN_ACCOUNT.owner, length: 40 } as const;
-
-/** Reads owner and amount from a {@link HOLDING_SLICE} of a token account; null when the slice is not 40 bytes. */
+/** Reads owner and amount from a {@link TOKEN_ACCOUNT_OWNER_AMOUNT_SLICE} of a token account; null when the slice is not 40 bytes. */
 export function readHoldingSlice(account: Address, slice: Uint8Array): TokenHolding | null {
-  if (slice.length !== HOLDING_SLICE.length) return null;
-  const owner = addressDecoder.decode(slice, 0);
-  const amount = new DataView(slice.buffer, slice.byteOffset, slice.byteLength).getBigUint64(32, true);
-  return { account, owner, amount };
+  if (slice.length !== TOKEN_ACCOUNT_OWNER_AMOUNT_SLICE.length) return null;
+  return { account, ...decodeTokenAccountOwnerAmount(slice) };
 }
 
 /** Sum of balances per owner, largest first; ties broken by owner address so the order is stable. */

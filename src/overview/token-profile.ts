@@ -6,19 +6,18 @@ import type { Address } from "@solana/kit";
 
 import { ApiError } from "../errors/api-error";
 import type { RawAccount } from "../solana/account-reader";
-import { AccountDecodeError } from "./token-metadata/account-decode-error";
-import { findPda, addressBytes } from "../venues/pda";
-import {
-  decodeMetaplexMetadataAccount,
-  METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS,
-  type MetaplexMetadata,
-} from "./token-metadata/metaplex-metadata";
-import { decodeMintAccount, type MintAccount } from "./token-metadata/mint-account";
-import { parseToken2022MintExtensions, type Token2022MintExtensions } from "./token-metadata/token-2022-extensions";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
+import { decodeMetaplexMetadataAccount, type MetaplexMetadata } from "../solana/accounts/metaplex-metadata";
+import { decodeMint, type Mint } from "../solana/accounts/spl-token";
+import { parseToken2022MintExtensions, type Token2022MintExtensions } from "../solana/accounts/token-2022-extensions";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "../solana/well-known";
 import type { OverviewCreator, OverviewTransferFee } from "./overview-schema";
 
+// The overview service finds the metadata account beside the mint it decodes here.
+export { findMetaplexMetadataAddress } from "../solana/accounts/metaplex-metadata";
+
 /** A decoded mint: the base, and the Token-2022 extensions (null for SPL Token mints or unreadable extensions). */
-export type DecodedMint = MintAccount & { extensions: Token2022MintExtensions | null };
+export type DecodedMint = Mint & { isToken2022: boolean; extensions: Token2022MintExtensions | null };
 
 /** Where name, symbol and uri came from. */
 export type MetadataSource = "token-2022" | "metaplex" | "none";
@@ -40,29 +39,21 @@ export type OnchainIdentity = {
 };
 
 /**
- * The Metaplex metadata PDA of `mint` (seeds `["metadata", program, mint]`), derived synchronously: kit's async
- * derivation (`findMetadataPda`) refuses to run in workerd, which does not report a secure context.
- */
-export function findMetaplexMetadataAddress(mint: Address): Promise<Address> {
-  const program = METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS;
-  return findPda(program, ["metadata", addressBytes(program), addressBytes(mint)]);
-}
-
-/**
  * Decodes the mint account of `mint`. Throws `ApiError` NOT_FOUND when the account does not exist, is not a mint
  * of either token program, or is not initialized. A malformed Token-2022 extension only costs the extensions.
  */
 export function decodeOverviewMint(mint: Address, raw: RawAccount | null | undefined): DecodedMint {
   if (!raw) throw new ApiError("NOT_FOUND", `Unknown mint ${mint}: no such account`);
-  let decoded: MintAccount;
+  let decoded: Mint;
   try {
-    decoded = decodeMintAccount(raw);
+    decoded = decodeMint(raw);
   } catch (error) {
     if (error instanceof AccountDecodeError) throw new ApiError("NOT_FOUND", `${mint} is not a token mint`);
     throw error;
   }
   if (!decoded.isInitialized) throw new ApiError("NOT_FOUND", `${mint} is not an initialized token mint`);
-  return { ...decoded, extensions: decoded.isToken2022 ? readExtensions(raw.data) : null };
+  const isToken2022 = decoded.tokenProgram === TOKEN_2022_PROGRAM_ADDRESS;
+  return { ...decoded, isToken2022, extensions: isToken2022 ? readExtensions(raw.data) : null };
 }
 
 function readExtensions(data: Uint8Array): Token2022MintExtensions | null {

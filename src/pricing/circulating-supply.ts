@@ -2,8 +2,8 @@ import type { Address } from "@solana/kit";
 import { limits } from "../limits";
 import { ADDRESS_BYTES, BoundedCache } from "../isolate/bounded-cache";
 import { findAssociatedTokenAddress, INCINERATOR_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
-import { decodeTokenAccount } from "../venues/spl-token";
-import { VenueDecodeError } from "../venues/errors";
+import { decodeTokenAccount } from "../solana/accounts/spl-token";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
 import type { AccountLookup } from "../venues/pool-adapter";
 
 // Static facts, per isolate: two PDAs per mint, derived once.
@@ -35,7 +35,7 @@ export function burnedBalance(mint: Address, accounts: readonly Address[], looku
       const holding = decodeTokenAccount(raw);
       if (holding.mint === mint && holding.owner === INCINERATOR_ADDRESS) total += holding.amount;
     } catch (err) {
-      if (!(err instanceof VenueDecodeError)) throw err;
+      if (!(err instanceof AccountDecodeError)) throw err;
     }
   }
   return total;

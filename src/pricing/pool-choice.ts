@@ -5,7 +5,7 @@
 import type { Address } from "@solana/kit";
 import { limits } from "../limits";
 import { USDC_MINT, USDT_MINT, WELL_KNOWN_DECIMALS, WSOL_MINT } from "../solana/well-known";
-import type { Mint } from "../venues/spl-token";
+import type { Mint } from "../solana/accounts/spl-token";
 import type { PoolPrice } from "../venues/types";
 import { circulatingSupply } from "./circulating-supply";
 import { compare, div, fromPow10, mul, ratio, toDecimalString, type Ratio } from "../math/fixed-point";

@@ -8,10 +8,11 @@ import { noTimings } from "../http/server-timing";
 import { limits } from "../limits";
 import { readAccounts } from "../solana/account-reader";
 import { WELL_KNOWN_DECIMALS } from "../solana/well-known";
-import { VenueDecodeError } from "../venues/errors";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
 import { priceOfMint } from "../venues/pool-price";
-import { decodeMint, type Mint } from "../venues/spl-token";
-import type { AccountBytes, PoolPrice } from "../venues/types";
+import { decodeMint, type Mint } from "../solana/accounts/spl-token";
+import type { AccountBytes } from "../solana/accounts/account-shape";
+import type { PoolPrice } from "../venues/types";
 import type { AccountLookup, PoolAdapter } from "../venues/pool-adapter";
 import { relatedOf, rememberRelated, type Candidate } from "./pool-candidates";
 import type { PriceDeps } from "./price-query";
@@ -86,14 +87,14 @@ function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLoo
     if (known !== undefined) return known;
     const acc = lookup(m);
     if (acc === undefined) throw new NeedAccount(m);
-    if (acc === null) throw new VenueDecodeError("Mint", "value", `quote mint ${m} missing`);
+    if (acc === null) throw new AccountDecodeError("Mint", "value", `quote mint ${m} missing`);
     return decodeMint(acc).decimals;
   };
 
   for (const c of candidates) {
     const account = lookup(c.pool);
     if (!account) continue;
-    const errors: VenueDecodeError[] = [];
+    const errors: AccountDecodeError[] = [];
     for (const adapter of c.adapter ? [c.adapter] : adapters) {
       try {
         const evaluation = adapter.evaluate(account, mint, lookup, decimalsOf);
@@ -111,7 +112,7 @@ function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLoo
           result.needs.push(err.address);
           break;
         }
-        if (!(err instanceof VenueDecodeError)) throw err;
+        if (!(err instanceof AccountDecodeError)) throw err;
         // not this kind (or an unpriceable pool): try the next adapter / candidate
         errors.push(err);
       }
@@ -126,7 +127,7 @@ function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLoo
  * Why an existing pool account was not priced, when no adapter took it: the error of the kind whose program owns it
  * (a wrong size, a vault of another mint, an empty reserve), or, for a named pool owned by none, whose it is.
  */
-function refusalOf(c: Candidate, account: AccountBytes, errors: VenueDecodeError[], tried: readonly PoolAdapter[]): string | undefined {
+function refusalOf(c: Candidate, account: AccountBytes, errors: AccountDecodeError[], tried: readonly PoolAdapter[]): string | undefined {
   if (errors.length < tried.length) return undefined; // priced, or waiting for more accounts
   const telling = errors.find((e) => e.reason !== "owner");
   if (telling) return `pool ${c.pool}: ${telling.message}`;

@@ -4,9 +4,9 @@
  */
 import { limits } from "../limits";
 import { PYTH_SOL_USD_FEED_ID, WSOL_MINT } from "../solana/well-known";
-import { VenueDecodeError } from "../venues/errors";
-import { decodePriceUpdateV2 } from "../venues/pyth-price-update";
-import type { AccountBytes } from "../venues/types";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
+import { decodePriceUpdateV2 } from "../solana/accounts/pyth-price-update";
+import type { AccountBytes } from "../solana/accounts/account-shape";
 import { fromPow10, mul, ratio, type Ratio } from "../math/fixed-point";
 import { poolAdapters } from "../venues/pool-adapters";
 import { derivedCandidates, registryCandidates } from "./pool-candidates";
@@ -25,16 +25,16 @@ export interface SolUsdPrice {
   readonly postedSlot: bigint;
 }
 
-/** Decodes the SOL/USD PriceUpdateV2 account; throws `VenueDecodeError` for any other feed or an unusable update. */
+/** Decodes the SOL/USD PriceUpdateV2 account; throws `AccountDecodeError` for any other feed or an unusable update. */
 export function decodeSolUsdPriceUpdate(account: AccountBytes): SolUsdPrice {
   const update = decodePriceUpdateV2(account);
   if (update.feedId !== PYTH_SOL_USD_FEED_ID) {
-    throw new VenueDecodeError("PriceUpdateV2", "mismatch", `feed ${update.feedId} is not SOL/USD`);
+    throw new AccountDecodeError("PriceUpdateV2", "mismatch", `feed ${update.feedId} is not SOL/USD`);
   }
   if (update.verificationLevel.kind !== "full") {
-    throw new VenueDecodeError("PriceUpdateV2", "value", "update is only partially verified");
+    throw new AccountDecodeError("PriceUpdateV2", "value", "update is only partially verified");
   }
-  if (update.price <= 0n) throw new VenueDecodeError("PriceUpdateV2", "value", `non-positive price ${update.price}`);
+  if (update.price <= 0n) throw new AccountDecodeError("PriceUpdateV2", "value", `non-positive price ${update.price}`);
   const scale = fromPow10(update.exponent);
   return {
     price: mul(ratio(update.price), scale),

@@ -7,17 +7,17 @@
 import { address, getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { ratio, type Ratio } from "../math/fixed-point";
 import { METEORA_DAMM_V1_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
-import { decodeClockSysvar, SYSVAR_CLOCK_ADDRESS } from "./clock-sysvar";
-import { VenueDecodeError } from "./errors";
-import { getFieldsDecoder } from "./layout";
+import { decodeClockSysvar, SYSVAR_CLOCK_ADDRESS } from "../solana/accounts/clock-sysvar";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { decodeMeteoraVault, meteoraVaultAmountByShare, type MeteoraVault } from "./meteora-vault";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
 import { reservePrice, toHumanPrice } from "./pool-price";
-import { decodeMint, readVaultAmount } from "./spl-token";
+import { decodeMint, readVaultAmount } from "../solana/accounts/spl-token";
 import { DEPEG_PRECISION, DEPEG_TYPE, depegStakeAccountAddress, stakePoolVirtualPrice } from "./stake-pool-price";
-import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 import type { PoolAdapter } from "./pool-adapter";
 import { dexOfPoolKind } from "./pool-kinds";
 
@@ -161,7 +161,7 @@ const isDepegPool = (pool: MeteoraDammV1Pool): boolean => pool.curveType !== CON
  */
 export function meteoraDammV1BaseVirtualPrice(pool: MeteoraDammV1Pool, nowSeconds: bigint, stakeAccount: AccountBytes | undefined): bigint {
   if (nowSeconds <= pool.baseCacheUpdated + METEORA_DAMM_V1_BASE_CACHE_EXPIRES_SECONDS) return pool.baseVirtualPrice;
-  if (!stakeAccount) throw new VenueDecodeError("MeteoraDammV1Pool", "value", "depeg stake-pool account not read");
+  if (!stakeAccount) throw new AccountDecodeError("MeteoraDammV1Pool", "value", "depeg stake-pool account not read");
   return stakePoolVirtualPrice(pool.depegType, stakeAccount);
 }
 
@@ -179,7 +179,7 @@ function poolTokenAmount(
   nowSeconds: bigint,
 ): bigint {
   const vault = decodeMeteoraVault(vaultAccount);
-  if (vault.tokenMint !== tokenMint) throw new VenueDecodeError("MeteoraDammV1Pool", "mismatch", `vault of ${vault.tokenMint}`);
+  if (vault.tokenMint !== tokenMint) throw new AccountDecodeError("MeteoraDammV1Pool", "mismatch", `vault of ${vault.tokenMint}`);
   const shares = readVaultAmount("MeteoraDammV1Pool", lpAccount, vault.lpMint);
   return meteoraVaultAmountByShare(vault, nowSeconds, shares, decodeMint(lpMintAccount).supply);
 }
@@ -234,7 +234,7 @@ export function priceFromMeteoraDammV1Pool(
     const scaleA = pool.tokenAMultiplier * (depeg ? DEPEG_PRECISION : 1n);
     const scaleB = pool.tokenBMultiplier * (depeg ? meteoraDammV1BaseVirtualPrice(pool, nowSeconds, related.depegStake) : 1n);
     if (a === 0n || b === 0n || scaleA === 0n || scaleB === 0n || pool.amp === 0n) {
-      throw new VenueDecodeError("MeteoraDammV1Pool", "value", "empty stable pool");
+      throw new AccountDecodeError("MeteoraDammV1Pool", "value", "empty stable pool");
     }
     const normalised = stableMarginalPrice(pool.amp * 2n, a * scaleA, b * scaleB);
     // dy/dx in normalised units → raw B per raw A: × scaleA / scaleB
@@ -269,7 +269,7 @@ export const meteoraDammV1PoolAdapter: PoolAdapter = {
     if (missing.length > 0) return { kind: "needs", addresses: missing, related: first };
     const get = (a: Address) => {
       const found = lookup(a);
-      if (!found) throw new VenueDecodeError("meteora-damm-v1", "value", `related account ${a} missing`);
+      if (!found) throw new AccountDecodeError("meteora-damm-v1", "value", `related account ${a} missing`);
       return found;
     };
     const second = requiredVaultLpMintsForMeteoraDammV1(decodeMeteoraVault(get(first.aVault)), decodeMeteoraVault(get(first.bVault)));

@@ -5,13 +5,13 @@
  */
 import { address, getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { METEORA_DAMM_V2_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
-import { getFieldsDecoder } from "./layout";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
-import { VenueDecodeError } from "./errors";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
 import { reservePrice, sqrtPriceX64Price } from "./pool-price";
-import type { DecimalsOf, AccountBytes, PoolCandidate, PoolPrice } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice } from "./types";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DAMM_V2_PROGRAM_ADDRESS };
@@ -80,7 +80,7 @@ export function decodeMeteoraDammV2Pool(account: AccountBytes): MeteoraDammV2Poo
   });
   const pool = poolDecoder.decode(account.data);
   if (pool.collectFeeMode === COMPOUNDING && pool.layoutVersion !== TRACKED_RESERVES_LAYOUT) {
-    throw new VenueDecodeError("MeteoraDammV2Pool", "value", "compounding pool without tracked reserves");
+    throw new AccountDecodeError("MeteoraDammV2Pool", "value", "compounding pool without tracked reserves");
   }
   return pool;
 }

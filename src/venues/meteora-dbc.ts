@@ -8,12 +8,12 @@
 import { getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { ratio } from "../math/fixed-point";
 import { METEORA_DBC_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
-import { getFieldsDecoder } from "./layout";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, sortedMintBytes } from "./pda";
 import { sqrtPriceX64Price } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { AccountBytes, DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
 export { METEORA_DBC_PROGRAM_ADDRESS };

@@ -7,14 +7,14 @@
 import { address, getAddressDecoder, getBase16Encoder, getI32Decoder, getU16Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import type { Ratio } from "../math/fixed-point";
 import { METEORA_DLMM_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
-import { VenueDecodeError } from "./errors";
-import { getFieldsDecoder } from "./layout";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u16Le } from "./pda";
 import { netOfFees, toHumanPrice } from "./pool-price";
-import { readVaultAmount } from "./spl-token";
-import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { readVaultAmount } from "../solana/accounts/spl-token";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DLMM_PROGRAM_ADDRESS };
@@ -151,7 +151,7 @@ export function priceFromMeteoraDlmmPair(
   related: RelatedAccounts<Related>,
   decimalsOf: DecimalsOf,
 ): PoolPrice {
-  if (pair.binStep === 0) throw new VenueDecodeError("MeteoraDlmmPair", "value", "zero bin step");
+  if (pair.binStep === 0) throw new AccountDecodeError("MeteoraDlmmPair", "value", "zero bin step");
   const reserveX = readVaultAmount("MeteoraDlmmPair", related.reserveX, pair.tokenXMint);
   const reserveY = readVaultAmount("MeteoraDlmmPair", related.reserveY, pair.tokenYMint);
   return {

@@ -4,9 +4,8 @@
  */
 import { getAddressDecoder, getBase16Encoder, getU64Decoder, type Address } from "@solana/kit";
 import { METEORA_VAULT_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
-import { getFieldsDecoder } from "./layout";
-import type { AccountBytes } from "./types";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 
 export { METEORA_VAULT_PROGRAM_ADDRESS };
 

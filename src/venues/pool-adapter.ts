@@ -1,7 +1,8 @@
 import type { Address } from "@solana/kit";
-import { VenueDecodeError } from "./errors";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
 import { dexOfPoolKind, type DexName, type PoolKind } from "./pool-kinds";
-import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice } from "./types";
+import type { AccountBytes } from "../solana/accounts/account-shape";
+import type { DecimalsOf, PoolCandidate, PoolPrice } from "./types";
 
 /** Looks an address up in the accounts read so far: undefined = not read yet, null = read and absent. */
 export type AccountLookup = (address: Address) => AccountBytes | null | undefined;
@@ -16,7 +17,7 @@ export interface PoolAdapter {
   readonly dex: DexName;
   /** Pools derivable from the mint alone. */
   candidates(mint: Address): Promise<PoolCandidate[]>;
-  /** Decodes the pool (throws VenueDecodeError on a foreign account) and prices it, or says what it still needs. */
+  /** Decodes the pool (throws AccountDecodeError on a foreign account) and prices it, or says what it still needs. */
   evaluate(pool: AccountBytes, mint: Address, lookup: AccountLookup, decimalsOf: DecimalsOf): Evaluation;
 }
 
@@ -46,7 +47,7 @@ export function definePoolAdapter<S, R extends string>(spec: {
       for (const role of Object.keys(related) as R[]) {
         const found = lookup(related[role]);
         if (found === undefined) missing.push(related[role]);
-        else if (found === null) throw new VenueDecodeError(spec.kind, "value", `related account ${role} missing`);
+        else if (found === null) throw new AccountDecodeError(spec.kind, "value", `related account ${role} missing`);
         else accounts[role] = found;
       }
       if (missing.length > 0) return { kind: "needs", addresses: missing, related };

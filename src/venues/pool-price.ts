@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit";
 import { fromPow10, invert, mul, ratio, type Ratio } from "../math/fixed-point";
-import { VenueDecodeError } from "./errors";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
 import type { PoolPrice } from "./types";
 
 const Q128 = 1n << 128n;
@@ -19,7 +19,7 @@ export function reservePrice(
   quoteDecimals: number,
 ): Ratio {
   if (baseReserve <= 0n || quoteReserve <= 0n) {
-    throw new VenueDecodeError(layout, "value", "empty reserve");
+    throw new AccountDecodeError(layout, "value", "empty reserve");
   }
   return toHumanPrice(ratio(quoteReserve, baseReserve), baseDecimals, quoteDecimals);
 }
@@ -31,7 +31,7 @@ export function sqrtPriceX64Price(
   baseDecimals: number,
   quoteDecimals: number,
 ): Ratio {
-  if (sqrtPriceX64 <= 0n) throw new VenueDecodeError(layout, "value", "zero sqrt price");
+  if (sqrtPriceX64 <= 0n) throw new AccountDecodeError(layout, "value", "zero sqrt price");
   return toHumanPrice({ num: sqrtPriceX64 * sqrtPriceX64, den: Q128 }, baseDecimals, quoteDecimals);
 }
 
@@ -60,5 +60,5 @@ export function invertPoolPrice(price: PoolPrice): PoolPrice {
 export function priceOfMint(price: PoolPrice, mint: Address): PoolPrice {
   if (price.baseMint === mint) return price;
   if (price.quoteMint === mint) return invertPoolPrice(price);
-  throw new VenueDecodeError(price.kind, "mismatch", `pool does not trade ${mint}`);
+  throw new AccountDecodeError(price.kind, "mismatch", `pool does not trade ${mint}`);
 }

@@ -6,11 +6,11 @@
 import { getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, address, type Address } from "@solana/kit";
 import { ratio } from "../math/fixed-point";
 import { PUMP_PROGRAM_ADDRESS, WSOL_MINT, findAssociatedTokenAddress } from "../solana/well-known";
-import { assertAccountShape } from "./account";
-import { getFieldsDecoder } from "./layout";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda } from "./pda";
 import { reservePrice } from "./pool-price";
-import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { PUMP_PROGRAM_ADDRESS };

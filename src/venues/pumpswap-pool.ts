@@ -14,15 +14,15 @@ import {
   type ReadonlyUint8Array,
 } from "@solana/kit";
 import { PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { DEFAULT_QUOTE_MINTS, pairCandidates } from "./candidates";
-import { VenueDecodeError } from "./errors";
-import { getFieldsDecoder } from "./layout";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
-import { readVaultAmount } from "./spl-token";
+import { readVaultAmount } from "../solana/accounts/spl-token";
 import { memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { AccountBytes, DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { PUMP_AMM_PROGRAM_ADDRESS };
@@ -86,7 +86,7 @@ export function decodePumpSwapPool(account: AccountBytes): PumpSwapPool {
   });
   const { data } = account;
   const virtualQuoteReserves = readAppended(data, appendedFields.virtualQuoteReserves);
-  if (virtualQuoteReserves < 0n) throw new VenueDecodeError("PumpSwapPool", "value", "negative virtual quote reserves");
+  if (virtualQuoteReserves < 0n) throw new AccountDecodeError("PumpSwapPool", "value", "negative virtual quote reserves");
   return {
     ...poolDecoder.decode(data),
     isMayhemMode: readAppended(data, appendedFields.isMayhemMode),

@@ -5,13 +5,13 @@
  */
 import { getAddressDecoder, getU64Decoder, transformDecoder, type Address } from "@solana/kit";
 import { RAYDIUM_AMM_V4_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
-import { getFieldsDecoder } from "./layout";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda } from "./pda";
 import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import { readVaultAmount } from "./spl-token";
-import type { AccountBytes, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { readVaultAmount } from "../solana/accounts/spl-token";
+import type { PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
 export { RAYDIUM_AMM_V4_PROGRAM_ADDRESS };

@@ -5,13 +5,13 @@
  */
 import { getAddressDecoder, getBase16Encoder, getI32Decoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { RAYDIUM_CLMM_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
-import { getFieldsDecoder } from "./layout";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { netOfFees, sqrtPriceX64Price } from "./pool-price";
 import { raydiumConfigPools } from "./raydium-config-pools";
-import { readVaultAmount } from "./spl-token";
-import type { AccountBytes, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { readVaultAmount } from "../solana/accounts/spl-token";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CLMM_PROGRAM_ADDRESS };

@@ -5,14 +5,14 @@
  */
 import { getAddressDecoder, getBase16Encoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { RAYDIUM_CPMM_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
-import { getFieldsDecoder } from "./layout";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { raydiumConfigPools } from "./raydium-config-pools";
-import { readVaultAmount } from "./spl-token";
-import type { AccountBytes, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import { readVaultAmount } from "../solana/accounts/spl-token";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CPMM_PROGRAM_ADDRESS };

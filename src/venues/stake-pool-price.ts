@@ -12,10 +12,9 @@ import {
   MARINADE_STATE_ADDRESS,
   SPL_STAKE_POOL_PROGRAM_ADDRESSES,
 } from "../solana/well-known";
-import { assertAccountShape } from "./account";
-import { VenueDecodeError } from "./errors";
-import { getFieldsDecoder } from "./layout";
-import type { AccountBytes } from "./types";
+import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
+import { AccountDecodeError } from "../solana/accounts/decode-error";
+import { getFieldsDecoder } from "../solana/accounts/field-layout";
 
 /** DAMM v1 `DepegType` (borsh enum index). */
 export const DEPEG_TYPE = { none: 0, marinade: 1, lido: 2, splStake: 3 } as const;
@@ -74,7 +73,7 @@ export function stakePoolVirtualPrice(depegType: number, account: AccountBytes):
     case DEPEG_TYPE.splStake:
       return splStakePoolVirtualPrice(account);
     default:
-      throw new VenueDecodeError("DepegStakePool", "value", `no stake pool for depeg type ${depegType}`);
+      throw new AccountDecodeError("DepegStakePool", "value", `no stake pool for depeg type ${depegType}`);
   }
 }
 
@@ -111,8 +110,8 @@ export function splStakePoolVirtualPrice(account: AccountBytes): bigint {
 
 /** numerator × PRECISION / denominator in u128, None (here: an error) on a zero denominator or a u64 overflow. */
 function virtualPrice(layout: string, numerator: bigint, denominator: bigint): bigint {
-  if (denominator === 0n) throw new VenueDecodeError(layout, "value", "zero supply");
+  if (denominator === 0n) throw new AccountDecodeError(layout, "value", "zero supply");
   const price = (numerator * DEPEG_PRECISION) / denominator;
-  if (price > U64_MAX) throw new VenueDecodeError(layout, "value", "virtual price overflows u64");
+  if (price > U64_MAX) throw new AccountDecodeError(layout, "value", "virtual price overflows u64");
   return price;
 }

@@ -1,12 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { Ratio } from "../math/fixed-point";
+import type { AccountBytes } from "../solana/accounts/account-shape";
 import type { PoolKind } from "./pool-kinds";
-
-/** Raw account as returned by getAccountInfo / getMultipleAccounts (base64 decoded). */
-export interface AccountBytes {
-  readonly owner: Address;
-  readonly data: Uint8Array;
-}
 
 /** A derived address where a pool of `kind` for a mint may exist (existence is checked by reading it). */
 export interface PoolCandidate {

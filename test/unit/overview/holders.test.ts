@@ -5,7 +5,7 @@ import { formatPercent, formatTokenAmount } from "../../../src/overview/amount-f
 import { aggregateByOwner, readHoldingSlice, readTokenHolding, summarizeHolders, type TokenHolding } from "../../../src/overview/holders";
 import { BURN_OWNERS, classifyOwnerByAddress, classifyOwnerByProgram, VENUE_AUTHORITIES } from "../../../src/overview/liquidity-owners";
 import { tokenOverviewSchema } from "../../../src/overview/overview-schema";
-import { loadAccountFixture } from "./fixture-accounts";
+import { loadAccountFixture } from "../solana/accounts/fixture-accounts";
 
 const asAddress = (value: string) => value as Address;
 const PUMP_MINT = asAddress("Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump");

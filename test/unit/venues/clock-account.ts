@@ -4,7 +4,7 @@
  * sets come without their Clock, so tests state the chain time they price at.
  */
 import { address } from "@solana/kit";
-import type { AccountBytes } from "../../../src/venues/types";
+import type { AccountBytes } from "../../../src/solana/accounts/account-shape";
 
 export function clockAccount(unixTimestamp: bigint, slot = 275_000_000n): AccountBytes {
   const data = new Uint8Array(40);

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { address, getAddressEncoder, type Address } from "@solana/kit";
-import type { AccountBytes } from "../../../src/venues/types";
+import type { AccountBytes } from "../../../src/solana/accounts/account-shape";
 
 export interface Fixture extends AccountBytes {
   readonly address: Address | undefined;

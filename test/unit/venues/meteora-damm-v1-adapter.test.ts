@@ -2,8 +2,8 @@ import { address, type Address } from "@solana/kit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AccountLookup, Evaluation } from "../../../src/venues/pool-adapter";
 import { adapterByKind } from "../../../src/venues/pool-adapters";
-import { VenueDecodeError } from "../../../src/venues/errors";
-import type { AccountBytes } from "../../../src/venues/types";
+import { AccountDecodeError } from "../../../src/solana/accounts/decode-error";
+import type { AccountBytes } from "../../../src/solana/accounts/account-shape";
 import { clockAccount } from "./clock-account";
 import { loadAccountFixture } from "./load-fixture";
 
@@ -68,6 +68,6 @@ describe("DAMM v1 adapter: Clock and depeg stake pool as related accounts", () =
 
   it("leaves the pool unpriced (a decode error the router skips) when its cache expired and the stake pool is gone", () => {
     const expired = chain(clockAccount(BASE_CACHE_UPDATED + 601n), [...VAULTS_AND_LP, ...LP_MINTS], [MARINADE_STATE]);
-    expect(() => evaluate(expired)).toThrow(VenueDecodeError);
+    expect(() => evaluate(expired)).toThrow(AccountDecodeError);
   });
 });

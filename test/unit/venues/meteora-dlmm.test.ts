@@ -11,7 +11,7 @@ import {
   priceFromMeteoraDlmmPair,
   requiredAccountsForMeteoraDlmmPair,
 } from "../../../src/venues/meteora-dlmm";
-import { decodeMint } from "../../../src/venues/spl-token";
+import { decodeMint } from "../../../src/solana/accounts/spl-token";
 import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
 
 const esud = loadAccountFixture("meteora-dlmm/lb_pair_ESuD7dd6.json");

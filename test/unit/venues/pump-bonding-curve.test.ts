@@ -12,7 +12,7 @@ import {
   priceFromPumpBondingCurve,
   requiredAccountsForPumpBondingCurve,
 } from "../../../src/venues/pump-bonding-curve";
-import { VenueDecodeError } from "../../../src/venues/errors";
+import { AccountDecodeError } from "../../../src/solana/accounts/decode-error";
 import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "./load-fixture";
 
 const curve150 = loadAccountFixture("pumpfun/bonding_curve_HWxwYxr4.json");
@@ -70,7 +70,7 @@ describe("pump bonding curve decoding", () => {
     // When decoded / Then each fails with its reason
     expect(() => decodePumpBondingCurve(wrongOwner)).toThrow(expect.objectContaining({ reason: "owner" }));
     expect(() => decodePumpBondingCurve(short)).toThrow(expect.objectContaining({ reason: "size" }));
-    expect(() => decodePumpBondingCurve(wrongDisc)).toThrow(VenueDecodeError);
+    expect(() => decodePumpBondingCurve(wrongDisc)).toThrow(AccountDecodeError);
     expect(() => decodePumpBondingCurve(wrongDisc)).toThrow(/discriminator/);
     expect(() => decodePumpGlobal(curve150)).toThrow(/discriminator/);
   });

@@ -8,7 +8,7 @@ import {
   splStakePoolVirtualPrice,
   stakePoolVirtualPrice,
 } from "../../../src/venues/stake-pool-price";
-import type { AccountBytes } from "../../../src/venues/types";
+import type { AccountBytes } from "../../../src/solana/accounts/account-shape";
 import { flipByte, loadAccountFixture, withData, withOwner } from "./load-fixture";
 
 /** Marinade's State from the HcjZvfeS (mSOL/SOL) mainnet account set of damm-v1-sdk's dynamic-amm-quote tests. */

@@ -15,7 +15,7 @@ import {
   type VariableSizeDecoder,
 } from "@solana/kit";
 
-import { AccountDecodeError } from "./account-decode-error";
+import { AccountDecodeError } from "./decode-error";
 
 const addressDecoder = getAddressDecoder();
 // Lenient on purpose: a bad byte in a display name becomes U+FFFD instead of failing the whole account.
@@ -24,7 +24,7 @@ const utf8Decoder = getUtf8Decoder();
 
 function assertAvailable(bytes: ReadonlyUint8Array, offset: number, length: number, what: string): void {
   if (offset < 0 || length < 0 || offset + length > bytes.length) {
-    throw new AccountDecodeError("TRUNCATED", `${what} needs ${length} bytes at offset ${offset}`);
+    throw new AccountDecodeError(what, "truncated", `needs ${length} bytes at offset ${offset}`);
   }
 }
 
@@ -43,7 +43,7 @@ function readU32(bytes: ReadonlyUint8Array, offset: number, what: string): numbe
 function readTag(bytes: ReadonlyUint8Array, offset: number, what: string): 0 | 1 {
   assertAvailable(bytes, offset, 1, what);
   const tag = bytes[offset];
-  if (tag !== 0 && tag !== 1) throw new AccountDecodeError("INVALID_TAG", `${what} tag is ${tag}`);
+  if (tag !== 0 && tag !== 1) throw new AccountDecodeError(what, "invalid-tag", `tag is ${tag}`);
   return tag;
 }
 
@@ -57,7 +57,7 @@ export function getBoundedStringDecoder(maxBytes: number, what = "string"): Vari
     read(bytes, offset) {
       const length = readU32(bytes, offset, `${what} length`);
       if (length > maxBytes) {
-        throw new AccountDecodeError("STRING_TOO_LONG", `${what} declares ${length} bytes, limit ${maxBytes}`);
+        throw new AccountDecodeError(what, "string-too-long", `declares ${length} bytes, limit ${maxBytes}`);
       }
       const start = offset + 4;
       assertAvailable(bytes, start, length, what);
@@ -90,7 +90,7 @@ export function getBoundedVecDecoder<T>(item: Decoder<T>, maxItems: number, what
     read(bytes, offset) {
       const count = readU32(bytes, offset, `${what} count`);
       if (count > maxItems) {
-        throw new AccountDecodeError("TOO_MANY_ITEMS", `${what} declares ${count} items, limit ${maxItems}`);
+        throw new AccountDecodeError(what, "too-many-items", `declares ${count} items, limit ${maxItems}`);
       }
       const items: T[] = [];
       let cursor = offset + 4;
@@ -113,7 +113,7 @@ export function getCOptionAddressDecoder(what = "COption<Pubkey>"): FixedSizeDec
     fixedSize: 36,
     read(bytes, offset) {
       const tag = readU32(bytes, offset, what);
-      if (tag !== 0 && tag !== 1) throw new AccountDecodeError("INVALID_TAG", `${what} tag is ${tag}`);
+      if (tag !== 0 && tag !== 1) throw new AccountDecodeError(what, "invalid-tag", `tag is ${tag}`);
       assertAvailable(bytes, offset + 4, 32, what);
       return [tag === 1 ? addressDecoder.decode(bytes, offset + 4) : null, offset + 36];
     },

@@ -1,6 +1,11 @@
 import type { Address, ReadonlyUint8Array } from "@solana/kit";
-import { VenueDecodeError } from "./errors";
-import type { AccountBytes } from "./types";
+import { AccountDecodeError } from "./decode-error";
+
+/** Raw account as returned by getAccountInfo / getMultipleAccounts (base64 decoded). */
+export interface AccountBytes {
+  readonly owner: Address;
+  readonly data: Uint8Array;
+}
 
 /** What an account must look like before its bytes are trusted. */
 export interface AccountShape {
@@ -13,17 +18,17 @@ export interface AccountShape {
   readonly discriminator?: ReadonlyUint8Array;
 }
 
-/** Throws `VenueDecodeError` unless owner, size and discriminator match. */
+/** Throws `AccountDecodeError` unless owner, size and discriminator match. */
 export function assertAccountShape(account: AccountBytes, shape: AccountShape): void {
   if (!shape.owners.includes(account.owner)) {
-    throw new VenueDecodeError(shape.layout, "owner", `owned by ${account.owner}`);
+    throw new AccountDecodeError(shape.layout, "owner", `owned by ${account.owner}`);
   }
   const length = account.data.length;
   const sizeOk = typeof shape.size === "number" ? length === shape.size : length >= shape.size[0];
-  if (!sizeOk) throw new VenueDecodeError(shape.layout, "size", `${length} bytes`);
+  if (!sizeOk) throw new AccountDecodeError(shape.layout, "size", `${length} bytes`);
   const disc = shape.discriminator;
   if (disc !== undefined && disc.some((byte, i) => account.data[i] !== byte)) {
-    throw new VenueDecodeError(shape.layout, "discriminator", "unexpected account type");
+    throw new AccountDecodeError(shape.layout, "discriminator", "unexpected account type");
   }
 }
 

@@ -4,10 +4,10 @@ import {
   PYTH_PUSH_ORACLE_PROGRAM_ADDRESS,
   PYTH_SOL_USD_FEED_ID,
   PYTH_SOL_USD_PRICE_ACCOUNT,
-} from "../../../src/solana/well-known";
-import { findPda, u16Le } from "../../../src/venues/pda";
-import { decodePriceUpdateV2 } from "../../../src/venues/pyth-price-update";
-import { loadAccountFixture, withData, withOwner } from "./load-fixture";
+} from "../../../../src/solana/well-known";
+import { findPda, u16Le } from "../../../../src/venues/pda";
+import { decodePriceUpdateV2 } from "../../../../src/solana/accounts/pyth-price-update";
+import { loadAccountFixture, withData, withOwner } from "../../venues/load-fixture";
 
 const full = loadAccountFixture("pyth/price_update_v2_SOL_USD_7UVimffx_push_feed_swig.json");
 const partial = loadAccountFixture("pyth/price_update_v2_SOL_USD_BAtFj4kQ_drift.json");

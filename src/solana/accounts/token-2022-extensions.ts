@@ -3,7 +3,7 @@
  * AccountType (1 = Mint) and a TLV list starts at 166 (type u16 LE, length u16 LE, value; type 0 ends it).
  * The extensions the token overview shows are decoded; every other type is skipped and reported by id.
  *
- * Callers must owner-check the account first (`decodeMintAccount`). Parsing is separate from the base decode
+ * Callers must owner-check the account first (`decodeMint`). Parsing is separate from the base decode
  * so a malformed extension only costs the extensions, never supply/decimals.
  */
 import {
@@ -19,12 +19,8 @@ import {
   type ReadonlyUint8Array,
 } from "@solana/kit";
 
-import { AccountDecodeError, withTypedDecodeErrors } from "./account-decode-error";
-import {
-  MINT_BASE_SIZE,
-  TOKEN_2022_ACCOUNT_TYPE_MINT,
-  TOKEN_2022_ACCOUNT_TYPE_OFFSET,
-} from "./mint-account";
+import { AccountDecodeError, withTypedDecodeErrors } from "./decode-error";
+import { MINT_SIZE, TOKEN_2022_ACCOUNT_TYPE_MINT, TOKEN_2022_ACCOUNT_TYPE_OFFSET } from "./spl-token";
 import { getBoundedStringDecoder, getBoundedVecDecoder, getOptionalNonZeroAddressDecoder, getStrictBoolDecoder } from "./strict-codecs";
 
 const TLV_START = TOKEN_2022_ACCOUNT_TYPE_OFFSET + 1;
@@ -35,7 +31,7 @@ const MAX_TLV_ENTRIES = 64;
 /**
  * Caps for the variable-size TokenMetadata extension. Unlike Metaplex, the Token-2022 metadata interface sets
  * no limits; these are ours, generous for real tokens, and only there so hostile data cannot make us
- * carry kilobytes of "name" into every response. Exceeding one is a `STRING_TOO_LONG` / `TOO_MANY_ITEMS` error.
+ * carry kilobytes of "name" into every response. Exceeding one is a `string-too-long` / `too-many-items` error.
  */
 export const TOKEN_METADATA_LIMITS = {
   nameBytes: 256,
@@ -115,7 +111,7 @@ const EXTENSIONS: { [K in keyof KnownMintExtensions]: ExtensionSpec<KnownMintExt
       fixedSize: 1,
       read(bytes, offset) {
         const state = ACCOUNT_STATES[getU8Decoder().decode(bytes, offset)];
-        if (!state) throw new AccountDecodeError("INVALID_TAG", `default account state is ${bytes[offset]}`);
+        if (!state) throw new AccountDecodeError("defaultAccountState", "invalid-tag", `state is ${bytes[offset]}`);
         return [{ state }, offset + 1];
       },
     }),
@@ -181,7 +177,7 @@ function decodeExtension<K extends keyof KnownMintExtensions>(
 ): void {
   const spec = EXTENSIONS[name];
   if (spec.fixedSize !== null && value.length !== spec.fixedSize) {
-    throw new AccountDecodeError("INVALID_EXTENSION_LENGTH", `${name} is ${value.length} bytes, expected ${spec.fixedSize}`);
+    throw new AccountDecodeError(name, "invalid-extension-length", `${value.length} bytes, expected ${spec.fixedSize}`);
   }
   // Decoding from the entry's own slice means a lying inner length can never read the next entry.
   into[name] = withTypedDecodeErrors(name, () => spec.decoder.decode(value)) as Token2022MintExtensions[K];
@@ -196,10 +192,10 @@ function decodeExtension<K extends keyof KnownMintExtensions>(
  */
 export function parseToken2022MintExtensions(data: ReadonlyUint8Array): Token2022MintExtensions {
   const result: Token2022MintExtensions = { otherExtensionTypes: [] };
-  if (data.length === MINT_BASE_SIZE) return result;
-  if (data.length < TLV_START) throw new AccountDecodeError("INVALID_SIZE", `mint data is ${data.length} bytes`);
+  if (data.length === MINT_SIZE) return result;
+  if (data.length < TLV_START) throw new AccountDecodeError("Token2022Extensions", "size", `mint data is ${data.length} bytes`);
   if (data[TOKEN_2022_ACCOUNT_TYPE_OFFSET] !== TOKEN_2022_ACCOUNT_TYPE_MINT) {
-    throw new AccountDecodeError("UNEXPECTED_ACCOUNT_KIND", `account type is ${data[TOKEN_2022_ACCOUNT_TYPE_OFFSET]}`);
+    throw new AccountDecodeError("Token2022Extensions", "discriminator", `account type ${data[TOKEN_2022_ACCOUNT_TYPE_OFFSET]}`);
   }
 
   const u16 = getU16Decoder();
@@ -212,10 +208,10 @@ export function parseToken2022MintExtensions(data: ReadonlyUint8Array): Token202
     const length = u16.decode(data, offset + 2);
     const start = offset + TLV_HEADER_SIZE;
     if (start + length > data.length) {
-      throw new AccountDecodeError("MALFORMED_TLV", `extension ${type} length ${length} runs past the data`);
+      throw new AccountDecodeError("Token2022Extensions", "malformed-tlv", `extension ${type} length ${length} runs past the data`);
     }
-    if (seen.has(type)) throw new AccountDecodeError("DUPLICATE_EXTENSION", `extension ${type} appears twice`);
-    if (seen.size >= MAX_TLV_ENTRIES) throw new AccountDecodeError("MALFORMED_TLV", `more than ${MAX_TLV_ENTRIES} entries`);
+    if (seen.has(type)) throw new AccountDecodeError("Token2022Extensions", "duplicate-extension", `extension ${type} appears twice`);
+    if (seen.size >= MAX_TLV_ENTRIES) throw new AccountDecodeError("Token2022Extensions", "malformed-tlv", `more than ${MAX_TLV_ENTRIES} entries`);
     seen.add(type);
 
     const name = NAME_BY_TYPE.get(type);

@@ -3,10 +3,9 @@
  * `Clock::get()`, so pricing takes the same unix time from the same account snapshot, never the server's clock.
  */
 import { getI64Decoder, getU64Decoder } from "@solana/kit";
-import { SYSVAR_CLOCK_ADDRESS, SYSVAR_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
-import { getFieldsDecoder } from "./layout";
-import type { AccountBytes } from "./types";
+import { SYSVAR_CLOCK_ADDRESS, SYSVAR_PROGRAM_ADDRESS } from "../well-known";
+import { assertAccountShape, type AccountBytes } from "./account-shape";
+import { getFieldsDecoder } from "./field-layout";
 
 export { SYSVAR_CLOCK_ADDRESS };
 

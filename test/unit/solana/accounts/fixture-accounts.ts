@@ -3,21 +3,22 @@
  * test time; they are never copied into the repo. Handles both wrapper shapes described in SOURCES.md:
  * `{address, owner, data:[b64,"base64"]}` and solana-cli `{pubkey, account:{owner, data:[b64,"base64"]}}`.
  */
+import { address, type Address } from "@solana/kit";
 import { readFileSync } from "node:fs";
-import { AccountDecodeError } from "../../../src/overview/token-metadata/account-decode-error";
+import { AccountDecodeError } from "../../../../src/solana/accounts/decode-error";
 import { fileURLToPath } from "node:url";
 
-const FIXTURES_ROOT = fileURLToPath(new URL("../../../../shared/fixtures/accounts/", import.meta.url));
+const FIXTURES_ROOT = fileURLToPath(new URL("../../../../../shared/fixtures/accounts/", import.meta.url));
 
 type Wrapper = { owner: string; data: [string, "base64"] };
 type FixtureFile = (Wrapper & { address: string }) | { pubkey: string; account: Wrapper };
 
-export type FixtureAccount = { address: string; owner: string; data: Uint8Array };
+export type FixtureAccount = { address: string; owner: Address; data: Uint8Array };
 
 export function loadAccountFixture(relativePath: string): FixtureAccount {
   const file = JSON.parse(readFileSync(FIXTURES_ROOT + relativePath, "utf8")) as FixtureFile;
-  const [address, account] = "account" in file ? [file.pubkey, file.account] : [file.address, file];
-  return { address, owner: account.owner, data: new Uint8Array(Buffer.from(account.data[0], "base64")) };
+  const [accountAddress, account] = "account" in file ? [file.pubkey, file.account] : [file.address, file];
+  return { address: accountAddress, owner: address(account.owner), data: new Uint8Array(Buffer.from(account.data[0], "base64")) };
 }
 
 /** A deterministic PRNG so fuzz cases are reproducible from the seed in the test name. */
@@ -39,12 +40,12 @@ export function patched(data: Uint8Array, patches: Record<number, number[]>): Ui
   return copy;
 }
 
-/** The typed decode error code a decoder throws, "no error" when it decodes; anything else is rethrown. */
+/** The typed decode error reason a decoder throws, "no error" when it decodes; anything else is rethrown. */
 export function codeOf(run: () => unknown): string {
   try {
     run();
   } catch (error) {
-    if (error instanceof AccountDecodeError) return error.code;
+    if (error instanceof AccountDecodeError) return error.reason;
     throw error;
   }
   return "no error";

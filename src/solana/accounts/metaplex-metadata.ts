@@ -6,9 +6,7 @@
  * mpl-token-metadata "faulty" fixture has garbage right after edition_nonce), so tail fields decode best-effort:
  * the first missing or invalid one ends decoding and it and everything after it read as null.
  */
-import { findProgramAddressSync } from "../../solana/program-address";
 import {
-  address,
   getAddressDecoder,
   getAddressEncoder,
   getStructDecoder,
@@ -18,16 +16,15 @@ import {
   type ReadonlyUint8Array,
 } from "@solana/kit";
 
-import { AccountDecodeError, withTypedDecodeErrors } from "./account-decode-error";
+import { findProgramAddressSync } from "../program-address";
+import { METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS } from "../well-known";
+import { AccountDecodeError, withTypedDecodeErrors } from "./decode-error";
 import {
   getBoundedStringDecoder,
   getBoundedVecDecoder,
   getStrictBoolDecoder,
   getStrictOptionDecoder,
 } from "./strict-codecs";
-
-/** Program that owns every Metadata account. */
-export const METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS = address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
 
 /** `Key::MetadataV1`, the first byte of a Metadata account. */
 export const METADATA_V1_KEY = 4;
@@ -102,11 +99,11 @@ function readTailOptionU8(bytes: ReadonlyUint8Array, offset: number): [number | 
  * MetadataV1 or the required head is malformed; trailing bytes are ignored.
  */
 export function decodeMetaplexMetadata(data: ReadonlyUint8Array): MetaplexMetadata {
-  if (data.length === 0) throw new AccountDecodeError("TRUNCATED", "metadata account is empty");
+  if (data.length === 0) throw new AccountDecodeError("Metadata", "truncated", "the account is empty");
   if (data[0] !== METADATA_V1_KEY) {
-    throw new AccountDecodeError("UNEXPECTED_ACCOUNT_KIND", `metadata key is ${data[0]}, expected ${METADATA_V1_KEY}`);
+    throw new AccountDecodeError("Metadata", "discriminator", `key is ${data[0]}, expected ${METADATA_V1_KEY}`);
   }
-  const [head, tailOffset] = withTypedDecodeErrors("metadata", () => metadataHeadDecoder.read(data, 0));
+  const [head, tailOffset] = withTypedDecodeErrors("Metadata", () => metadataHeadDecoder.read(data, 0));
 
   let editionNonce: number | null = null;
   let tokenStandard: TokenStandard | null = null;
@@ -127,14 +124,18 @@ export function decodeMetaplexMetadata(data: ReadonlyUint8Array): MetaplexMetada
  */
 export function decodeMetaplexMetadataAccount(account: { owner: string; data: ReadonlyUint8Array }): MetaplexMetadata {
   if (account.owner !== METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS) {
-    throw new AccountDecodeError("WRONG_OWNER", `metadata owner is ${account.owner}`);
+    throw new AccountDecodeError("Metadata", "owner", `owned by ${account.owner}`);
   }
   return decodeMetaplexMetadata(account.data);
 }
 
-/** Metadata PDA of a mint: seeds `["metadata", program id, mint]` under the Token Metadata program. */
-export async function findMetadataPda(mint: Address): Promise<Address> {
-  const addressEncoder = getAddressEncoder();
-  const seeds = ["metadata", addressEncoder.encode(METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS) as Uint8Array, addressEncoder.encode(mint) as Uint8Array];
-  return findProgramAddressSync(METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS, seeds)[0];
+const addressEncoder = getAddressEncoder();
+
+/**
+ * The Metadata PDA of a mint: seeds `["metadata", program id, mint]` under the Token Metadata program, derived
+ * synchronously (kit's async derivation refuses to run in workerd, which does not report a secure context).
+ */
+export async function findMetaplexMetadataAddress(mint: Address): Promise<Address> {
+  const program = METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS;
+  return findProgramAddressSync(program, ["metadata", addressEncoder.encode(program) as Uint8Array, addressEncoder.encode(mint) as Uint8Array])[0];
 }

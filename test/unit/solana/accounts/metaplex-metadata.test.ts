@@ -1,13 +1,13 @@
 import { address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 
-import { AccountDecodeError } from "../../../src/overview/token-metadata/account-decode-error";
+import { AccountDecodeError } from "../../../../src/solana/accounts/decode-error";
 import {
   decodeMetaplexMetadata,
   decodeMetaplexMetadataAccount,
-  findMetadataPda,
-  METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS,
-} from "../../../src/overview/token-metadata/metaplex-metadata";
+  findMetaplexMetadataAddress,
+} from "../../../../src/solana/accounts/metaplex-metadata";
+import { METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS } from "../../../../src/solana/well-known";
 import { codeOf, loadAccountFixture, patched, seededRandom } from "./fixture-accounts";
 
 const faulty = loadAccountFixture("metaplex/metadata_13gxS4r6_faulty_NFT.json");
@@ -81,39 +81,39 @@ describe("decodeMetaplexMetadataAccount on real mainnet accounts", () => {
   });
 
   it("derives BONK's metadata PDA = the fixture address FDZZbyY9", async () => {
-    await expect(findMetadataPda(address("DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"))).resolves.toBe(bonk.address);
+    await expect(findMetaplexMetadataAddress(address("DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"))).resolves.toBe(bonk.address);
   });
 });
 
 describe("decodeMetaplexMetadata on hostile or malformed bytes", () => {
   it("refuses an account not owned by the Token Metadata program", () => {
     expect(codeOf(() => decodeMetaplexMetadataAccount({ ...bonk, owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" }))).toBe(
-      "WRONG_OWNER",
+      "owner",
     );
     expect(bonk.owner).toBe(METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS);
   });
 
   it("refuses empty data and keys other than MetadataV1", () => {
-    expect(codeOf(() => decodeMetaplexMetadata(new Uint8Array()))).toBe("TRUNCATED");
-    expect(codeOf(() => decodeMetaplexMetadata(patched(bonk.data, { 0: [6] })))).toBe("UNEXPECTED_ACCOUNT_KIND"); // MasterEditionV2
+    expect(codeOf(() => decodeMetaplexMetadata(new Uint8Array()))).toBe("truncated");
+    expect(codeOf(() => decodeMetaplexMetadata(patched(bonk.data, { 0: [6] })))).toBe("discriminator"); // MasterEditionV2
   });
 
   it.each([
-    ["name of 33 bytes", { [BONK.nameLen]: [33, 0, 0, 0] }, "STRING_TOO_LONG"],
-    ["name of u32::MAX bytes (checked before allocating)", { [BONK.nameLen]: [255, 255, 255, 255] }, "STRING_TOO_LONG"],
-    ["symbol of 11 bytes", { [BONK.symbolLen]: [11, 0, 0, 0] }, "STRING_TOO_LONG"],
-    ["creators Option tag 2", { [BONK.creatorsTag]: [2] }, "INVALID_TAG"],
-    ["6 creators (limit 5)", { [BONK.creatorsTag]: [1, 6, 0, 0, 0] }, "TOO_MANY_ITEMS"],
-    ["u32::MAX creators", { [BONK.creatorsTag]: [1, 255, 255, 255, 255] }, "TOO_MANY_ITEMS"],
-    ["primary_sale_happened = 2", { [BONK.primarySale]: [2] }, "INVALID_TAG"],
+    ["name of 33 bytes", { [BONK.nameLen]: [33, 0, 0, 0] }, "string-too-long"],
+    ["name of u32::MAX bytes (checked before allocating)", { [BONK.nameLen]: [255, 255, 255, 255] }, "string-too-long"],
+    ["symbol of 11 bytes", { [BONK.symbolLen]: [11, 0, 0, 0] }, "string-too-long"],
+    ["creators Option tag 2", { [BONK.creatorsTag]: [2] }, "invalid-tag"],
+    ["6 creators (limit 5)", { [BONK.creatorsTag]: [1, 6, 0, 0, 0] }, "too-many-items"],
+    ["u32::MAX creators", { [BONK.creatorsTag]: [1, 255, 255, 255, 255] }, "too-many-items"],
+    ["primary_sale_happened = 2", { [BONK.primarySale]: [2] }, "invalid-tag"],
   ])("throws a typed error for %s", (_, patches, code) => {
     expect(codeOf(() => decodeMetaplexMetadata(patched(bonk.data, patches)))).toBe(code);
   });
 
   it("needs the whole head but reads the optional tail best-effort", () => {
-    // Every cut inside the required head is TRUNCATED
+    // Every cut inside the required head is truncated
     for (let length = 1; length < BONK.editionTag; length++) {
-      expect(codeOf(() => decodeMetaplexMetadata(bonk.data.slice(0, length)))).toBe("TRUNCATED");
+      expect(codeOf(() => decodeMetaplexMetadata(bonk.data.slice(0, length)))).toBe("truncated");
     }
     // A cut right after is_mutable (pre-edition_nonce accounts) decodes with the tail absent
     expect(decodeMetaplexMetadata(bonk.data.slice(0, BONK.editionTag))).toMatchObject({ editionNonce: null, tokenStandard: null });

@@ -13,11 +13,10 @@ import {
   getU64Decoder,
   type Address,
 } from "@solana/kit";
-import { PYTH_RECEIVER_PROGRAM_ADDRESS } from "../solana/well-known";
-import { assertAccountShape } from "./account";
-import { VenueDecodeError } from "./errors";
-import { getFieldsDecoder } from "./layout";
-import type { AccountBytes } from "./types";
+import { PYTH_RECEIVER_PROGRAM_ADDRESS } from "../well-known";
+import { assertAccountShape, type AccountBytes } from "./account-shape";
+import { AccountDecodeError } from "./decode-error";
+import { getFieldsDecoder } from "./field-layout";
 
 export { PYTH_RECEIVER_PROGRAM_ADDRESS };
 
@@ -79,7 +78,7 @@ export function decodePriceUpdateV2(
   let verificationLevel: VerificationLevel;
   if (tag === FULL) verificationLevel = { kind: "full" };
   else if (tag === PARTIAL) verificationLevel = { kind: "partial", numSignatures: data[VERIFICATION_LEVEL_OFFSET + 1] as number };
-  else throw new VenueDecodeError("PriceUpdateV2", "value", `verification level tag ${tag}`);
+  else throw new AccountDecodeError("PriceUpdateV2", "value", `verification level tag ${tag}`);
   const [message] = messageDecoder.read(data, tag === FULL ? 0 : 1);
   return { writeAuthority: writeAuthorityDecoder.decode(data, 8), verificationLevel, ...message };
 }

@@ -1,12 +1,12 @@
 import { getAddressEncoder, getU16Encoder, getU32Encoder, getU64Encoder, getUtf8Encoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 
-import { AccountDecodeError } from "../../../src/overview/token-metadata/account-decode-error";
+import { AccountDecodeError } from "../../../../src/solana/accounts/decode-error";
 import {
   parseToken2022MintExtensions,
   transferFeeAtEpoch,
   type TransferFeeConfig,
-} from "../../../src/overview/token-metadata/token-2022-extensions";
+} from "../../../../src/solana/accounts/token-2022-extensions";
 import { codeOf, loadAccountFixture, seededRandom } from "./fixture-accounts";
 
 const b4r = loadAccountFixture("token-2022/mint_B4rGSdcB_with_extensions.json");
@@ -106,20 +106,20 @@ describe("parseToken2022MintExtensions on synthetic TLV lists", () => {
   });
 
   it.each([
-    ["an entry whose length runs past the data", () => mintWith(u16(18), u16(64), key(1)), "MALFORMED_TLV"],
-    ["a header alone claiming 65535 bytes", () => mintWith(u16(1), u16(65535)), "MALFORMED_TLV"],
-    ["a duplicate extension", () => mintWith(tlv(9), tlv(9)), "DUPLICATE_EXTENSION"],
-    ["MetadataPointer of 63 bytes", () => mintWith(tlv(18, new Uint8Array(63))), "INVALID_EXTENSION_LENGTH"],
-    ["TransferFeeConfig of 109 bytes", () => mintWith(tlv(1, new Uint8Array(109))), "INVALID_EXTENSION_LENGTH"],
-    ["DefaultAccountState 3", () => mintWith(tlv(6, u8(3))), "INVALID_TAG"],
-    ["Pausable paused = 2", () => mintWith(tlv(26, key(1), u8(2))), "INVALID_TAG"],
-    ["TokenMetadata name of 10 000 bytes", () => mintWith(tlv(19, key(0), key(1), u32(10_000))), "STRING_TOO_LONG"],
+    ["an entry whose length runs past the data", () => mintWith(u16(18), u16(64), key(1)), "malformed-tlv"],
+    ["a header alone claiming 65535 bytes", () => mintWith(u16(1), u16(65535)), "malformed-tlv"],
+    ["a duplicate extension", () => mintWith(tlv(9), tlv(9)), "duplicate-extension"],
+    ["MetadataPointer of 63 bytes", () => mintWith(tlv(18, new Uint8Array(63))), "invalid-extension-length"],
+    ["TransferFeeConfig of 109 bytes", () => mintWith(tlv(1, new Uint8Array(109))), "invalid-extension-length"],
+    ["DefaultAccountState 3", () => mintWith(tlv(6, u8(3))), "invalid-tag"],
+    ["Pausable paused = 2", () => mintWith(tlv(26, key(1), u8(2))), "invalid-tag"],
+    ["TokenMetadata name of 10 000 bytes", () => mintWith(tlv(19, key(0), key(1), u32(10_000))), "string-too-long"],
     // The inner string claims 40 bytes but the entry has 4: decoding from the entry's slice cannot read the next entry.
-    ["TokenMetadata string overrunning its entry", () => mintWith(tlv(19, key(0), key(1), u32(40), u32(0)), tlv(9, new Uint8Array(0)), new Uint8Array(60)), "TRUNCATED"],
-    ["TokenMetadata with 1000 additional pairs", () => mintWith(tlv(19, key(0), key(1), borshString(""), borshString(""), borshString(""), u32(1000))), "TOO_MANY_ITEMS"],
-    ["more than 64 entries", () => mintWith(...Array.from({ length: 65 }, (_, i) => tlv(1000 + i))), "MALFORMED_TLV"],
-    ["AccountType 2 (token account)", () => concat(base.slice(0, 165), u8(2), tlv(9)), "UNEXPECTED_ACCOUNT_KIND"],
-    ["a size between the base and the type byte", () => base.slice(0, 120), "INVALID_SIZE"],
+    ["TokenMetadata string overrunning its entry", () => mintWith(tlv(19, key(0), key(1), u32(40), u32(0)), tlv(9, new Uint8Array(0)), new Uint8Array(60)), "truncated"],
+    ["TokenMetadata with 1000 additional pairs", () => mintWith(tlv(19, key(0), key(1), borshString(""), borshString(""), borshString(""), u32(1000))), "too-many-items"],
+    ["more than 64 entries", () => mintWith(...Array.from({ length: 65 }, (_, i) => tlv(1000 + i))), "malformed-tlv"],
+    ["AccountType 2 (token account)", () => concat(base.slice(0, 165), u8(2), tlv(9)), "discriminator"],
+    ["a size between the base and the type byte", () => base.slice(0, 120), "size"],
   ])("throws a typed error for %s", (_, build, code) => {
     expect(codeOf(() => parseToken2022MintExtensions(build()))).toBe(code);
   });
