@@ -5,8 +5,6 @@
  */
 import type { WorldManifest } from "../world/manifest.js";
 
-/** The manifest's types live with the world (world/manifest.ts); re-exported for importers not moved yet. */
-export type { WorldManifest, WorldPool, WorldToken } from "../world/manifest.js";
 
 export type Pubkey = string;
 
