@@ -5,7 +5,6 @@
  */
 import type { WorldManifest } from "../world/manifest.js";
 
-
 export type Pubkey = string;
 
 export interface AccountState {
