@@ -21,6 +21,7 @@ import type { MetadataUriPolicy } from "../metadata/uri-policy";
 import type { PriceRecord } from "../pricing/price-record";
 import { priceMints, type PriceDeps } from "../pricing/price-service";
 import { readAccounts, type RawAccount } from "../solana/account-reader";
+import { findMetaplexMetadataAddress } from "../solana/accounts/metaplex-metadata";
 import type { Upstream } from "../solana/upstream";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
 import { parseLargestAccounts, readHoldersSummary } from "./holder-reads";
@@ -30,7 +31,7 @@ import { fetchOffchainProfile, isTransientOffchainOutcome, type OffchainProfile 
 import { OverviewPartCache } from "./overview-part-cache";
 import type { TokenOverview } from "./overview-schema";
 import { RoundTripBatcher } from "./round-trip-batcher";
-import { buildOnchainIdentity, decodeOverviewMint, findMetaplexMetadataAddress, type DecodedMint, type OnchainIdentity } from "./token-profile";
+import { buildOnchainIdentity, decodeOverviewMint, type DecodedMint, type OnchainIdentity } from "./token-profile";
 
 /** What an overview needs from the outside world. */
 export interface OverviewDeps {

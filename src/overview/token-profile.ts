@@ -13,9 +13,6 @@ import { parseToken2022MintExtensions, type Token2022MintExtensions } from "../s
 import { TOKEN_2022_PROGRAM_ADDRESS } from "../solana/well-known";
 import type { OverviewCreator, OverviewTransferFee } from "./overview-schema";
 
-// The overview service finds the metadata account beside the mint it decodes here.
-export { findMetaplexMetadataAddress } from "../solana/accounts/metaplex-metadata";
-
 /** A decoded mint: the base, and the Token-2022 extensions (null for SPL Token mints or unreadable extensions). */
 export type DecodedMint = Mint & { isToken2022: boolean; extensions: Token2022MintExtensions | null };
 

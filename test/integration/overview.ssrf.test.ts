@@ -14,7 +14,7 @@ import { fetchMetadataJson, type FetchLike } from "../../src/metadata/guarded-fe
 import { OverviewCaches, fetchTokenOverview } from "../../src/overview/overview-service";
 import { tokenOverviewSchema } from "../../src/overview/overview-schema";
 import type { MetadataUriPolicy } from "../../src/metadata/uri-policy";
-import { findMetaplexMetadataAddress } from "../../src/overview/token-profile";
+import { findMetaplexMetadataAddress } from "../../src/solana/accounts/metaplex-metadata";
 import { PriceCache, priceCacheKey } from "../../src/pricing/price-cache";
 import { rawAnswerFromText, type ExpectedAnswer, type JsonRpcResponse, type RawAnswer, type Upstream } from "../../src/solana/upstream";
 
