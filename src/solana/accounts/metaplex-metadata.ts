@@ -18,6 +18,7 @@ import {
 
 import { findProgramAddressSync } from "../program-address";
 import { METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS } from "../well-known";
+import { assertAccountShape, type AccountBytes } from "./account-shape";
 import { AccountDecodeError, withTypedDecodeErrors } from "./decode-error";
 import {
   getBoundedStringDecoder,
@@ -119,13 +120,9 @@ export function decodeMetaplexMetadata(data: ReadonlyUint8Array): MetaplexMetada
   return { ...fields, editionNonce, tokenStandard };
 }
 
-/**
- * Owner check, then {@link decodeMetaplexMetadata}. `owner` is the account owner as returned by RPC.
- */
-export function decodeMetaplexMetadataAccount(account: { owner: string; data: ReadonlyUint8Array }): MetaplexMetadata {
-  if (account.owner !== METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS) {
-    throw new AccountDecodeError("Metadata", "owner", `owned by ${account.owner}`);
-  }
+/** Owner check, then {@link decodeMetaplexMetadata}. */
+export function decodeMetaplexMetadataAccount(account: AccountBytes): MetaplexMetadata {
+  assertAccountShape(account, { layout: "Metadata", owners: [METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS], size: [0] });
   return decodeMetaplexMetadata(account.data);
 }
 

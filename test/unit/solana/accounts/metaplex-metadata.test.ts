@@ -87,7 +87,7 @@ describe("decodeMetaplexMetadataAccount on real mainnet accounts", () => {
 
 describe("decodeMetaplexMetadata on hostile or malformed bytes", () => {
   it("refuses an account not owned by the Token Metadata program", () => {
-    expect(codeOf(() => decodeMetaplexMetadataAccount({ ...bonk, owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" }))).toBe(
+    expect(codeOf(() => decodeMetaplexMetadataAccount({ ...bonk, owner: address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA") }))).toBe(
       "owner",
     );
     expect(bonk.owner).toBe(METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS);
