@@ -17,7 +17,6 @@ const mf = new Miniflare({
   compatibilityFlags: ["nodejs_compat"],
   kvNamespaces: ["API_KEYS"],
   d1Databases: ["DB"],
-  durableObjects: { STREAMS: { className: "StreamRoom", useSQLite: true } },
   bindings: {
     UPSTREAM_RPC_URL: process.env.UPSTREAM_RPC_URL ?? "http://127.0.0.1:18899",
     UPSTREAM_WS_URL: process.env.UPSTREAM_WS_URL ?? "ws://127.0.0.1:18900",

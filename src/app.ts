@@ -13,7 +13,7 @@ import { apiV1Operations, apiV1Routes } from "./routes/api-v1";
 import { openApiOperations, openApiRoutes } from "./routes/openapi/openapi-route";
 import { rpcOperations } from "./routes/openapi/rpc-operations";
 import { rpcRoutes } from "./routes/rpc";
-import type { AppContext } from "./env";
+import type { AppContext } from "./app-context";
 
 /** Every route the app serves, as `GET /openapi.json` documents it (test/unit/routes/openapi.test.ts checks none is missing). */
 export const operations = [...healthOperations, ...apiV1Operations, ...rpcOperations, ...openApiOperations];

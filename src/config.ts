@@ -9,20 +9,7 @@ import { z } from "zod/mini";
 import type { Env } from "./env";
 import { limits } from "./limits";
 import type { MetadataUriPolicy } from "./metadata/uri-policy";
-
-/** What the upstream client needs. */
-export interface UpstreamConfig {
-  /** Upstream JSON-RPC URLs in order of preference (failover goes down the list). */
-  urls: readonly string[];
-  /** Per-attempt timeout (ms). */
-  attemptTimeoutMs: number;
-  /**
-   * Stable name of this set of upstreams, for keys of per-cluster state (cache entries, finalized slot): the
-   * SHA-256 hex of the URL list. URLs often carry a provider's credentials (in the path or query) and Cache API
-   * keys are URLs of their own, so no URL may appear in one — a one-way digest names the set without revealing it.
-   */
-  clusterKey: string;
-}
+import type { UpstreamConfig } from "./solana/upstream";
 
 export interface Config {
   upstream: UpstreamConfig;

@@ -3,8 +3,6 @@ import type { Env } from "./env";
 import { servicesOf } from "./services";
 import { ingestRecentBlocks } from "./pool-registry/block-ingest";
 
-export { StreamRoom } from "./streams/stream-room";
-
 const app = buildApp();
 
 export default {

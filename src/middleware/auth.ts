@@ -4,7 +4,7 @@ import type { ApiKeyRecord } from "../accounts/api-key-record";
 import { ApiError } from "../errors/api-error";
 import { BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 
 /**
  * API key from, in this order: header `x-api-key`, header `Authorization: Bearer <key>`, query `x-api-key`.

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 import { servicesOf } from "../services";
 
 /** Puts the config and services on `c.var.services` (parsed and built once per env object: a map lookup after that). */

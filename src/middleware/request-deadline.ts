@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 import { deadlineIn, within } from "../isolate/deadline";
 
 /**

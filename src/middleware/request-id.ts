@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 
 /** A caller's own id is kept (never forwarded upstream) when it is short and plain. */
 const clientIdPattern = /^[\w\-=.:]{1,128}$/;

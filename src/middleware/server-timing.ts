@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 import { StageTimings } from "../http/server-timing";
 
 /** Every answer carries `Server-Timing` with the stages the request went through (src/http/server-timing.ts). */

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 import type { Operation } from "./openapi/operation";
 import { priceOperations, priceRoutes } from "./price";
 import { overviewOperations, overviewRoutes } from "./overview";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod/mini";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 import type { Operation } from "./openapi/operation";
 
 const healthOperation: Operation = {

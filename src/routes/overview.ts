@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod/mini";
 
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 import { tokenOverviewSchema } from "../overview/overview-schema";
 import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
 import { fetchTokenOverview } from "../overview/overview-service";

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import type { Address } from "@solana/kit";
 import { z } from "zod/mini";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 import { parseAddress, parseMintList, type CaItem } from "./params";
 import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
 import type { ApiError } from "../errors/api-error";

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";
-import type { AppContext } from "../env";
+import type { AppContext } from "../app-context";
 import { ApiError } from "../errors/api-error";
 import { jsonRpcCodes, proxyErrors, requestTooLarge, type RpcErrorObject } from "../errors/rpc-errors";
 import { DeadlineExceeded, deadlineIn, within } from "../isolate/deadline";

@@ -4,7 +4,6 @@ import { clampRetryAfterSeconds, parseRetryAfter } from "../http/retry-after";
 import { readAnswer, type ExpectedAnswer, type JsonRpcId, type ResponseView } from "./upstream-answer";
 import { readCappedBody, type CappedBody } from "./upstream-body";
 import { CircuitBreaker } from "./upstream-breaker";
-import { configOf, type ConfigVars, type UpstreamConfig } from "../config";
 import { sliceSpan } from "../json/json-spans";
 import { utf8ByteLength } from "../json/utf8-length";
 
@@ -87,6 +86,20 @@ export function answerCapFor(methods: Iterable<string>): number {
   return cap || caps.default;
 }
 
+/** What the upstream client needs (config.ts builds it from the env). */
+export interface UpstreamConfig {
+  /** Upstream JSON-RPC URLs in order of preference (failover goes down the list). */
+  urls: readonly string[];
+  /** Per-attempt timeout (ms). */
+  attemptTimeoutMs: number;
+  /**
+   * Stable name of this set of upstreams, for keys of per-cluster state (cache entries, finalized slot): the
+   * SHA-256 hex of the URL list. URLs often carry a provider's credentials (in the path or query) and Cache API
+   * keys are URLs of their own, so no URL may appear in one — a one-way digest names the set without revealing it.
+   */
+  clusterKey: string;
+}
+
 /** One validated upstream answer: its exact text, the parsed value (built on first access), and who answered. */
 export interface RawAnswer {
   text: string;
@@ -124,8 +137,7 @@ const NODE_BEHIND = -32005;
 const breaker = new CircuitBreaker({ failureThreshold: limits.upstreamBreakerFailureThreshold, openMs: limits.upstreamBreakerOpenMs });
 
 /** Builds the upstream client for this environment (cheap: config is parsed once per isolate). */
-export function createUpstream(source: UpstreamConfig | ConfigVars): Upstream {
-  const config = "urls" in source ? source : configOf(source).upstream;
+export function createUpstream(config: UpstreamConfig): Upstream {
   return {
     clusterKey: config.clusterKey,
     async call<T>(method: string, params?: readonly unknown[], options: UpstreamCallOptions = {}) {

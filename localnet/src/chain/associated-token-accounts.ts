@@ -11,7 +11,7 @@ import { decodeBase58, encodeBase58 } from "./base58.js";
 import { minimumBalanceForRentExemption } from "./cluster-constants.js";
 import { isTokenProgram, SYSTEM_PROGRAM_ID } from "./program-ids.js";
 import { associatedAccountLength } from "./token-transfers.js";
-import type { InstructionErrorKind, Invocation, Program } from "./transaction-runtime.js";
+import type { InstructionErrorKind, Program } from "./program.js";
 import type { Pubkey } from "./types.js";
 
 const CREATE = 0;

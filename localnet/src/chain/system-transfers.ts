@@ -5,7 +5,7 @@
  */
 import { RENT_EXEMPT_EPOCH } from "./cluster-constants.js";
 import { encodeBase58 } from "./base58.js";
-import type { InstructionErrorKind, Invocation, Program } from "./transaction-runtime.js";
+import type { InstructionErrorKind, Invocation, Program } from "./program.js";
 
 /** SystemInstruction indexes, and SystemError codes (Custom). */
 const CREATE_ACCOUNT = 0;

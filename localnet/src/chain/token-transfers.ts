@@ -11,7 +11,7 @@
 import { decodeBase58, encodeBase58 } from "./base58.js";
 import { minimumBalanceForRentExemption } from "./cluster-constants.js";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./program-ids.js";
-import { Unsupported, type InstructionErrorKind, type Invocation, type Program } from "./transaction-runtime.js";
+import { Unsupported, type InstructionErrorKind, type Invocation, type Program } from "./program.js";
 import type { AccountState, Pubkey } from "./types.js";
 
 const INITIALIZE_ACCOUNT_3 = 18;

@@ -16,6 +16,7 @@ import { associatedTokenAccountProgram } from "./associated-token-accounts.js";
 import { systemProgram } from "./system-transfers.js";
 import { tokenBalancesOf } from "./token-balances.js";
 import { tokenProgram } from "./token-transfers.js";
+import { Unsupported, type InstructionErrorKind, type Invocation, type Program } from "./program.js";
 import type { AccountState, CompiledInstruction, Pubkey, TxMessage, TxRecord } from "./types.js";
 
 export const COMPUTE_BUDGET_PROGRAM_ID = "ComputeBudget111111111111111111111111111111";
@@ -28,7 +29,6 @@ export interface PendingTransaction {
 }
 
 /** Agave's InstructionError: a unit variant's name, or `{Custom: n}`. */
-export type InstructionErrorKind = string | { Custom: number };
 
 /** `Display` of Agave's InstructionError, as in `Program X failed: …` and preflight messages. */
 const INSTRUCTION_ERROR_TEXT: Record<string, string> = {
@@ -61,18 +61,6 @@ export const LOAD_ERROR_TEXT: Record<LoadError, string> = {
   InvalidAccountForFee: "This account may not be used to pay transaction fees",
   InsufficientFundsForFee: "Insufficient funds for fee",
 };
-
-/** One program the runtime can execute. */
-export interface Program {
-  /** On-chain programs log `consumed N of M compute units`; builtins do not. */
-  bpf: boolean;
-  /** Whether the localnet executes this instruction at all (judged from its bytes, before any account is read). */
-  accepts(ix: { accounts: number[]; data: Uint8Array }, keys: readonly Pubkey[]): boolean;
-  run(invocation: Invocation): InstructionErrorKind | null;
-}
-
-/** Raised by a program meeting state the localnet does not model (e.g. a Token-2022 transfer-fee mint). */
-export class Unsupported extends Error {}
 
 /** Agave's default compute budget: 200,000 units per non-builtin instruction, 3,000 per builtin, at most 1.4M. */
 const DEFAULT_INSTRUCTION_UNITS = 200_000;
@@ -174,7 +162,7 @@ class TransactionRun {
     if (depth > 1) this.inner.push({ programIdIndex, accounts, data, stackHeight: depth });
     const remaining = this.limit - this.used;
     const before = this.used;
-    const invocation = new Invocation(this, depth, programId, accounts, data, pdaSigners);
+    const invocation = new RuntimeInvocation(this, depth, programId, accounts, data, pdaSigners);
     let err = program.run(invocation);
     if (this.used > this.limit) {
       this.used = this.limit;
@@ -187,8 +175,8 @@ class TransactionRun {
   }
 }
 
-/** What a program sees of the transaction while one of its instructions runs. */
-export class Invocation {
+/** The runtime's side of an invocation (programs see the `Invocation` of chain/program.ts). */
+class RuntimeInvocation implements Invocation {
   returnData: Uint8Array | undefined;
 
   constructor(

@@ -3,8 +3,6 @@
  * The chain owns time and storage; the world owns what the accounts mean and which transactions happen.
  * Keys are base58 strings; amounts are bigint; account data is raw bytes in the programs' real layouts.
  */
-import type { WorldManifest } from "../world/manifest.js";
-
 export type Pubkey = string;
 
 export interface AccountState {
@@ -114,7 +112,8 @@ export interface World {
   genesis(ledger: LedgerWriter): void;
   /** Called once per produced (not skipped) slot: mutate accounts and return the slot's transactions. */
   produceSlot(ledger: LedgerWriter): TxRecord[];
-  manifest(): WorldManifest;
+  /** What the world holds, for `/__localnet/world` (the world defines its shape: world/manifest.ts). */
+  manifest(): unknown;
   /** Serves off-chain metadata JSON and images under `/meta/...` on the RPC HTTP port; undefined = not ours. */
   http(path: string): HttpReply | undefined;
 }

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod/mini";
-import type { AppContext } from "../../env";
+import type { AppContext } from "../../app-context";
 import { buildOpenApiDocument } from "./document";
 import type { Operation } from "./operation";
 

@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod/mini";
-import type { AppContext } from "../../env";
+import type { AppContext } from "../../app-context";
 import { ApiError, errorEnvelope, errorEnvelopeSchema, errorStatus, genericMessages, type ErrorCode } from "../../errors/api-error";
 import { limits } from "../../limits";
 

@@ -4,6 +4,7 @@ import { upstreamApiError } from "../../../src/errors/upstream-api-error";
 import { limits } from "../../../src/limits";
 import { parseRetryAfter } from "../../../src/http/retry-after";
 import { answerCapFor, createUpstream, UpstreamError } from "../../../src/solana/upstream";
+import { configOf } from "../../../src/config";
 
 /**
  * The upstream client against a scripted fetch: which failures count against a circuit and are retried, byte caps
@@ -33,7 +34,7 @@ function upstreamUrls(count = 1): string[] {
   return Array.from({ length: count }, (_, k) => `https://node-${k}.test/case-${caseNo}-${crypto.randomUUID()}`);
 }
 function client(urls: string[]) {
-  return createUpstream({ UPSTREAM_RPC_URL: urls.join(",") });
+  return createUpstream(configOf({ UPSTREAM_RPC_URL: urls.join(",") }).upstream);
 }
 
 function ok(result = "5", id = 1): Response {
