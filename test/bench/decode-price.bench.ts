@@ -18,7 +18,7 @@ import { decodePumpSwapPool, listPumpSwapPoolCandidates, priceFromPumpSwapPool }
 import { decodeRaydiumAmmV4Pool, priceFromRaydiumAmmV4Pool } from "../../src/venues/raydium-amm-v4";
 import { decodeRaydiumClmmPool, listRaydiumClmmPoolCandidates, priceFromRaydiumClmmPool } from "../../src/venues/raydium-clmm";
 import { decodeRaydiumCpmmPool, listRaydiumCpmmPoolCandidates, priceFromRaydiumCpmmPool } from "../../src/venues/raydium-cpmm";
-import { loadAccountFixture, syntheticTokenAccount } from "../unit/venues/load-fixture";
+import { loadAccountFixture, syntheticTokenAccount } from "../helpers/fixtures";
 
 const decimalsOf = (mint: string) => (mint === WSOL_MINT ? 9 : 6);
 const load = loadAccountFixture;

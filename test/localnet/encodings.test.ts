@@ -4,15 +4,15 @@
  * ../shared/fixtures (read at test time, never copied).
  */
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { getBase58Decoder, getBase58Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
 import { decompress } from "fzstd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeBase58, encodeBase58 } from "../../localnet/src/chain/base58.js";
 import { zstdRawFrame } from "../../localnet/src/rpc/encoding/zstd-raw-frame.js";
 import { call, startTinyChain, type TinyChain } from "./helpers/local-chain.js";
+import { sharedFixturePath } from "../helpers/fixtures";
 
-const TOKEN_2022_FIXTURES = fileURLToPath(new URL("../../../shared/fixtures/accounts/token-2022/", import.meta.url));
+const TOKEN_2022_FIXTURES = sharedFixturePath("accounts/token-2022/");
 /** An independent zstd decoder (fzstd, pure JS): the frames must decode with a real implementation, not ours. */
 function unzstd(frame: Uint8Array): Buffer {
   return Buffer.from(decompress(frame));

@@ -5,7 +5,7 @@ import { formatPercent, formatTokenAmount } from "../../../src/overview/amount-f
 import { aggregateByOwner, readHoldingSlice, readTokenHolding, summarizeHolders, type TokenHolding } from "../../../src/overview/holders";
 import { BURN_OWNERS, classifyOwnerByAddress, classifyOwnerByProgram, VENUE_AUTHORITIES } from "../../../src/overview/liquidity-owners";
 import { tokenOverviewSchema } from "../../../src/overview/overview-schema";
-import { loadAccountFixture } from "../solana/accounts/fixture-accounts";
+import { loadAccountFixture } from "../../helpers/fixtures";
 
 const asAddress = (value: string) => value as Address;
 const PUMP_MINT = asAddress("Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump");
@@ -13,7 +13,7 @@ const T22_MINT = asAddress("B4rGSdcBrmLEPUQXpZa91PMsRE3GqNcjLd6EMvM3yaj2");
 
 function account(fixture: string) {
   const { address, owner, data } = loadAccountFixture(fixture);
-  return { address: asAddress(address), raw: { owner: asAddress(owner), data } };
+  return { address: asAddress(address!), raw: { owner: asAddress(owner), data } };
 }
 
 describe("readTokenHolding on real token accounts", () => {
@@ -58,7 +58,7 @@ describe("readHoldingSlice (getProgramAccounts with dataSlice owner + amount)", 
 describe("owner classification", () => {
   it("labels a DLMM pair (an account owned by the DLMM program) as liquidity, from the pair's real owner", () => {
     const pair = loadAccountFixture("meteora-dlmm/EtAdVRLF_pump_SOL/lb_pair.json");
-    expect(classifyOwnerByProgram(asAddress(pair.address), asAddress(pair.owner))).toEqual({ label: "liquidity", venue: "meteora-dlmm" });
+    expect(classifyOwnerByProgram(asAddress(pair.address!), asAddress(pair.owner))).toEqual({ label: "liquidity", venue: "meteora-dlmm" });
   });
 
   it("labels every venue authority by address alone, before any account is read", () => {

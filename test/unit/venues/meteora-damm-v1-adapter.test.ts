@@ -5,7 +5,7 @@ import { adapterByKind } from "../../../src/venues/pool-adapters";
 import { AccountDecodeError } from "../../../src/solana/accounts/decode-error";
 import type { AccountBytes } from "../../../src/solana/accounts/account-shape";
 import { clockAccount } from "./clock-account";
-import { loadAccountFixture } from "./load-fixture";
+import { loadAccountFixture } from "../../helpers/fixtures";
 
 const set = (name: string) => loadAccountFixture(`meteora-damm-v1/HcjZvfeS_pool_set/${name}.json`);
 const POOL = "HcjZvfeSNJbNkfLD4eEcRBr96AD3w1GpmMppaeRZf7ur";

@@ -14,7 +14,7 @@ import {
 import { decodeMeteoraVault, meteoraVaultUnlockedAmount } from "../../../src/venues/meteora-vault";
 import { priceOfMint } from "../../../src/venues/pool-price";
 import { clockAccount } from "./clock-account";
-import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "../../helpers/fixtures";
 
 const set = (name: string) => loadAccountFixture(`meteora-damm-v1/HcjZvfeS_pool_set/${name}.json`);
 const poolAccount = set("HcjZvfeSNJbNkfLD4eEcRBr96AD3w1GpmMppaeRZf7ur");

@@ -9,7 +9,7 @@ import {
   meteoraDammV2Reserves,
   priceFromMeteoraDammV2Pool,
 } from "../../../src/venues/meteora-damm-v2";
-import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, withData, withOwner } from "./load-fixture";
+import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, withData, withOwner } from "../../helpers/fixtures";
 
 const p6cxx = loadAccountFixture("meteora-damm-v2/pool_6CXXieC3.json");
 const p77q = loadAccountFixture("meteora-damm-v2/pool_77Qwh7cW.json");

@@ -9,7 +9,7 @@ import {
   priceFromMeteoraDbcPool,
   requiredAccountsForMeteoraDbcPool,
 } from "../../../src/venues/meteora-dbc";
-import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "../../helpers/fixtures";
 
 const poolBoth = loadAccountFixture("meteora-dbc/virtual_pool_fee_in_both.json");
 const poolQuote = loadAccountFixture("meteora-dbc/virtual_pool_fee_in_quote.json");

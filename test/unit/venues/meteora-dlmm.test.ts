@@ -12,7 +12,7 @@ import {
   requiredAccountsForMeteoraDlmmPair,
 } from "../../../src/venues/meteora-dlmm";
 import { decodeMint } from "../../../src/solana/accounts/spl-token";
-import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const esud = loadAccountFixture("meteora-dlmm/lb_pair_ESuD7dd6.json");
 const ESUD = address("ESuD7dd6zKM4JwNBTPiSbodt5pFQT4U2nLG72NAxccXL");

@@ -13,7 +13,7 @@ import {
   requiredAccountsForPumpBondingCurve,
 } from "../../../src/venues/pump-bonding-curve";
 import { AccountDecodeError } from "../../../src/solana/accounts/decode-error";
-import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "../../helpers/fixtures";
 
 const curve150 = loadAccountFixture("pumpfun/bonding_curve_HWxwYxr4.json");
 const curve49 = loadAccountFixture("pumpfun/bonding_curve_legacy49b.json");

@@ -10,7 +10,7 @@ import {
   pumpSwapPoolQueries,
   requiredAccountsForPumpSwapPool,
 } from "../../../src/venues/pumpswap-pool";
-import { loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const fixture = loadAccountFixture("pumpswap/pool_GUXAutvX.json");
 const BASE = address("3Sf6oKCeEqCuco4aYtKHHDTBYLAWHiL47QjvkW1UYDEG");

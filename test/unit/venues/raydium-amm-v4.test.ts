@@ -8,7 +8,7 @@ import {
   raydiumAmmV4PoolQueries,
   requiredAccountsForRaydiumAmmV4Pool,
 } from "../../../src/venues/raydium-amm-v4";
-import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const solUsdc = loadAccountFixture("raydium-amm-v4/amm_info_58oQChx4_SOL_USDC_unattributed.json");
 const adsx = loadAccountFixture("raydium-amm-v4/amm_info_8WQsKRXN_ADSX_WSOL_screenerbot.json");

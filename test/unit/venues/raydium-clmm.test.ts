@@ -10,7 +10,7 @@ import {
   priceFromRaydiumClmmPool,
   requiredAccountsForRaydiumClmmPool,
 } from "../../../src/venues/raydium-clmm";
-import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const acps = loadAccountFixture("raydium-clmm/pool_state_AcPS8Srz.json");
 const solUsdc = loadAccountFixture("raydium-clmm/pool_state_3ucNos4N_SOL_USDC.json");

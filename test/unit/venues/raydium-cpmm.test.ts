@@ -10,7 +10,7 @@ import {
   raydiumCpmmPoolQueries,
   requiredAccountsForRaydiumCpmmPool,
 } from "../../../src/venues/raydium-cpmm";
-import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "./load-fixture";
+import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const fixture = loadAccountFixture("raydium-cpmm/pool_state_Q2sPHPdU.json");
 const config0 = loadAccountFixture("raydium-cpmm/amm_config_D4FPEruK_solana_cli.json");

@@ -9,7 +9,7 @@ import {
   stakePoolVirtualPrice,
 } from "../../../src/venues/stake-pool-price";
 import type { AccountBytes } from "../../../src/solana/accounts/account-shape";
-import { flipByte, loadAccountFixture, withData, withOwner } from "./load-fixture";
+import { flipByte, loadAccountFixture, withData, withOwner } from "../../helpers/fixtures";
 
 /** Marinade's State from the HcjZvfeS (mSOL/SOL) mainnet account set of damm-v1-sdk's dynamic-amm-quote tests. */
 const marinadeState = loadAccountFixture("meteora-damm-v1/HcjZvfeS_pool_set/8szGkuLTAux9XMgZ2vtY39jVSowEcpBfFfD8hXSEqdGC.json");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeClockSysvar } from "../../../../src/solana/accounts/clock-sysvar";
 import { clockAccount } from "../../venues/clock-account";
-import { withData, withOwner } from "../../venues/load-fixture";
+import { withData, withOwner } from "../../../helpers/fixtures";
 
 describe("Clock sysvar", () => {
   it("decodes slot (u64 @0) and unix_timestamp (i64 @32) of the 40-byte bincode Clock", () => {

@@ -8,7 +8,8 @@ import {
   findMetaplexMetadataAddress,
 } from "../../../../src/solana/accounts/metaplex-metadata";
 import { METAPLEX_TOKEN_METADATA_PROGRAM_ADDRESS } from "../../../../src/solana/well-known";
-import { codeOf, loadAccountFixture, patched, seededRandom } from "./fixture-accounts";
+import { loadAccountFixture } from "../../../helpers/fixtures";
+import { codeOf, patched, seededRandom } from "./codec-test-kit";
 
 const faulty = loadAccountFixture("metaplex/metadata_13gxS4r6_faulty_NFT.json");
 const gooberg = loadAccountFixture("metaplex/metadata_Gooberg2235_NFT.json");

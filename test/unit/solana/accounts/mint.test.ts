@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 
 import { decodeMint } from "../../../../src/solana/accounts/spl-token";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../../../src/solana/well-known";
-import { codeOf, loadAccountFixture } from "./fixture-accounts";
+import { loadAccountFixture } from "../../../helpers/fixtures";
+import { codeOf } from "./codec-test-kit";
 
 describe("decodeMint on real mints", () => {
   it.each([

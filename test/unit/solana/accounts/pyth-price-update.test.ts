@@ -7,7 +7,7 @@ import {
 } from "../../../../src/solana/well-known";
 import { findPda, u16Le } from "../../../../src/venues/pda";
 import { decodePriceUpdateV2 } from "../../../../src/solana/accounts/pyth-price-update";
-import { loadAccountFixture, withData, withOwner } from "../../venues/load-fixture";
+import { loadAccountFixture, withData, withOwner } from "../../../helpers/fixtures";
 
 const full = loadAccountFixture("pyth/price_update_v2_SOL_USD_7UVimffx_push_feed_swig.json");
 const partial = loadAccountFixture("pyth/price_update_v2_SOL_USD_BAtFj4kQ_drift.json");

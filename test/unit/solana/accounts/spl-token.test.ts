@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WSOL_MINT } from "../../../../src/solana/well-known";
 import { decodeMint, decodeTokenAccount, readVaultAmount } from "../../../../src/solana/accounts/spl-token";
-import { loadAccountFixture, withData, withOwner } from "../../venues/load-fixture";
+import { loadAccountFixture, withData, withOwner } from "../../../helpers/fixtures";
 
 const fixture = (path: string) => loadAccountFixture(path);
 

@@ -1,4 +1,4 @@
-import { getAddressEncoder, getU16Encoder, getU32Encoder, getU64Encoder, getUtf8Encoder } from "@solana/kit";
+import { getU16Encoder, getU32Encoder, getUtf8Encoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 
 import { AccountDecodeError } from "../../../../src/solana/accounts/decode-error";
@@ -7,7 +7,8 @@ import {
   transferFeeAtEpoch,
   type TransferFeeConfig,
 } from "../../../../src/solana/accounts/token-2022-extensions";
-import { codeOf, loadAccountFixture, seededRandom } from "./fixture-accounts";
+import { loadAccountFixture } from "../../../helpers/fixtures";
+import { codeOf, seededRandom } from "./codec-test-kit";
 
 const b4r = loadAccountFixture("token-2022/mint_B4rGSdcB_with_extensions.json");
 const btsl = loadAccountFixture("token-2022/mint_BtSLwAFD_with_extensions_vixen.json");
@@ -19,7 +20,6 @@ const key = (byte: number) => new Uint8Array(32).fill(byte);
 const u8 = (value: number) => Uint8Array.of(value);
 const u16 = (value: number) => new Uint8Array(getU16Encoder().encode(value));
 const u32 = (value: number) => new Uint8Array(getU32Encoder().encode(value));
-const u64 = (value: bigint) => new Uint8Array(getU64Encoder().encode(value));
 const borshString = (text: string) => concat(u32(getUtf8Encoder().encode(text).length), new Uint8Array(getUtf8Encoder().encode(text)));
 function concat(...parts: Uint8Array[]): Uint8Array {
   return Uint8Array.from(parts.flatMap((part) => [...part]));

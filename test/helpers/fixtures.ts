@@ -1,10 +1,12 @@
 /**
- * Loads real mainnet accounts from the shared, read-only fixture tree (../shared/fixtures next to the repo).
+ * The one loader of real mainnet accounts from the shared, read-only fixture tree (../shared/fixtures next to the repo),
+ * in every wrapper shape SOURCES.md describes (`{address, owner, data}`, solana-cli `{pubkey, account}`, raw base64).
  * Fixtures are never copied into the repository; see shared/fixtures/SOURCES.md for what each one asserts.
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { address, getAddressEncoder, type Address } from "@solana/kit";
-import type { AccountBytes } from "../../../src/solana/accounts/account-shape";
+import type { AccountBytes } from "../../src/solana/accounts/account-shape";
 
 export interface Fixture extends AccountBytes {
   readonly address: Address | undefined;
@@ -20,9 +22,14 @@ type Wrapper = {
   account?: { owner: string; data: [string, string] };
 };
 
+/** A path under the shared fixture tree (`shared/fixtures/<relative>`), e.g. a folder to load into localnet. */
+export function sharedFixturePath(relative: string): string {
+  return fileURLToPath(new URL(`../../../shared/fixtures/${relative}`, import.meta.url));
+}
+
 /** Reads `shared/fixtures/accounts/<path>` in any of its wrapper formats (raw, solana-cli, Carbon). */
 export function loadAccountFixture(path: string): Fixture {
-  const url = new URL(`../../../../shared/fixtures/accounts/${path}`, import.meta.url);
+  const url = new URL(`../../../shared/fixtures/accounts/${path}`, import.meta.url);
   const json = JSON.parse(readFileSync(url, "utf8")) as Wrapper & Record<string, unknown>;
   const inner = json.account ?? json;
   const data = Array.isArray(inner.data) ? inner.data[0] : inner.data;
@@ -52,10 +59,7 @@ export function ratioToNumber(r: { num: bigint; den: bigint }): number {
   return Number(r.num) / Number(r.den);
 }
 
-/** Relative error |a − b| / |b|. */
-export function relativeError(actual: number, expected: number): number {
-  return Math.abs(actual - expected) / Math.abs(expected);
-}
+export { relErr as relativeError } from "./numbers";
 
 /**
  * A 165-byte SPL token account holding `amount` of `mint`. Only for pools whose fixtures come without
