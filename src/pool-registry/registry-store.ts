@@ -1,19 +1,14 @@
 import type { Address } from "@solana/kit";
 import { z } from "zod/mini";
 import type { PoolKind } from "../venues/pool-kinds";
+import type { SwappedPool } from "../venues/types";
 
 /**
  * The pool registry's store (D1 table `pools`): pools that cannot be derived from a mint (Raydium AMM v4, Meteora DBC,
  * non-canonical PumpSwap pools, pools quoted in other mints, ...), as found in swaps by the cron (block-ingest.ts).
  * Rows carry the related addresses a pricer must read (vaults, ...) so a registered pool prices in one upstream call.
  */
-export interface RegisteredPool {
-  address: Address;
-  kind: PoolKind;
-  baseMint: Address;
-  quoteMint: Address;
-  related: Record<string, Address>;
-}
+export type RegisteredPool = SwappedPool;
 
 const rowSchema = z.object({
   address: z.string(),

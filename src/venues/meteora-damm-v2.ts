@@ -11,7 +11,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
 import { AccountDecodeError } from "../solana/accounts/decode-error";
 import { reservePrice, sqrtPriceX64Price } from "./pool-price";
-import type { DecimalsOf, PoolCandidate, PoolPrice } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, SwapPoolReader } from "./types";
+import { instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DAMM_V2_PROGRAM_ADDRESS };
@@ -175,3 +176,12 @@ export const meteoraDammV2PoolAdapter = definePoolAdapter({
   required: () => ({}),
   price: (state, _mint, _related, decimalsOf) => priceFromMeteoraDammV2Pool(state, decimalsOf),
 });
+
+/** DAMM v2 swap / swap2: pool @1, vaults @4/@5, mints @6/@7. */
+const dammV2Swaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88"]);
+export const meteoraDammV2SwapPool: SwapPoolReader = (data, key) => {
+  if (!dammV2Swaps.has(instructionTag(data))) return undefined;
+  const [pool, vaultA, vaultB, mintA, mintB] = [key(1), key(4), key(5), key(6), key(7)];
+  if (!pool || !vaultA || !vaultB || !mintA || !mintB) return undefined;
+  return { address: pool, kind: "meteora-damm-v2", baseMint: mintA, quoteMint: mintB, related: { vaultA, vaultB } };
+};

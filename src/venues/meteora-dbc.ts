@@ -13,7 +13,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, sortedMintBytes } from "./pda";
 import { sqrtPriceX64Price } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
+import { instructionTag } from "./instruction-tag";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
 export { METEORA_DBC_PROGRAM_ADDRESS };
@@ -143,3 +144,12 @@ export const meteoraDbcPoolAdapter = definePoolAdapter({
   required: requiredAccountsForMeteoraDbcPool,
   price: (state, _mint, related, decimalsOf) => priceFromMeteoraDbcPool(state, related, decimalsOf),
 });
+
+/** DBC swap / swap2: config @1, pool @2, base and quote mints @7/@8. */
+const dbcSwaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88"]);
+export const meteoraDbcSwapPool: SwapPoolReader = (data, key) => {
+  if (!dbcSwaps.has(instructionTag(data))) return undefined;
+  const [config, pool, baseMint, quoteMint] = [key(1), key(2), key(7), key(8)];
+  if (!config || !pool || !baseMint || !quoteMint) return undefined;
+  return { address: pool, kind: "meteora-dbc", baseMint, quoteMint, related: { config } };
+};

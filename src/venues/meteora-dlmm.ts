@@ -14,7 +14,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u16Le } from "./pda";
 import { netOfFees, toHumanPrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
+import { instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DLMM_PROGRAM_ADDRESS };
@@ -186,3 +187,12 @@ export const meteoraDlmmPairAdapter = definePoolAdapter({
   required: requiredAccountsForMeteoraDlmmPair,
   price: (state, _mint, related, decimalsOf) => priceFromMeteoraDlmmPair(state, related, decimalsOf),
 });
+
+/** DLMM swap, swap2 and their exact-out / price-impact forms: pair @0, reserves @2/@3, mints @6/@7. */
+const dlmmSwaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88", "fa49652126cf4bb8", "2bd7f784893cf351", "38ade6d0ade49ccd", "4a62c0d6b1334b33"]);
+export const meteoraDlmmSwapPool: SwapPoolReader = (data, key) => {
+  if (!dlmmSwaps.has(instructionTag(data))) return undefined;
+  const [pair, reserveX, reserveY, mintX, mintY] = [key(0), key(2), key(3), key(6), key(7)];
+  if (!pair || !reserveX || !reserveY || !mintX || !mintY) return undefined;
+  return { address: pair, kind: "meteora-dlmm", baseMint: mintX, quoteMint: mintY, related: { reserveX, reserveY } };
+};

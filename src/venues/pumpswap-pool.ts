@@ -22,7 +22,8 @@ import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
 import { memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
+import { instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { PUMP_AMM_PROGRAM_ADDRESS };
@@ -175,3 +176,12 @@ export const pumpSwapPoolAdapter = definePoolAdapter({
   required: requiredAccountsForPumpSwapPool,
   price: (state, _mint, related, decimalsOf) => priceFromPumpSwapPool(state, related, decimalsOf),
 });
+
+/** PumpSwap buy, sell and buy_exact_quote_in: pool @0, mints @3/@4, pool vaults @7/@8. */
+const pumpSwapSwaps = new Set(["66063d1201daebea", "33e685a4017f83ad", "c62e1552b4d9e870"]);
+export const pumpSwapSwapPool: SwapPoolReader = (data, key) => {
+  if (!pumpSwapSwaps.has(instructionTag(data))) return undefined;
+  const [pool, baseMint, quoteMint, baseVault, quoteVault] = [key(0), key(3), key(4), key(7), key(8)];
+  if (!pool || !baseMint || !quoteMint || !baseVault || !quoteVault) return undefined;
+  return { address: pool, kind: "pumpswap", baseMint, quoteMint, related: { baseVault, quoteVault } };
+};

@@ -11,7 +11,7 @@ import { addressBytes, findPda } from "./pda";
 import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
 export { RAYDIUM_AMM_V4_PROGRAM_ADDRESS };
@@ -109,3 +109,23 @@ export const raydiumAmmV4PoolAdapter = definePoolAdapter({
   required: requiredAccountsForRaydiumAmmV4Pool,
   price: (state, _mint, related) => priceFromRaydiumAmmV4Pool(state, related),
 });
+
+/**
+ * Swaps of AMM v4: SwapBaseIn / SwapBaseOut (tags 9 / 11; 17 accounts, or 18 with the target orders account) and their
+ * v2 forms without the OpenBook market (16 / 17; 8 accounts): amm @1, coin and pc vaults after it. Mints come from the
+ * vaults' token balances.
+ */
+export const raydiumAmmV4SwapPool: SwapPoolReader = (data, key, count, mintOf) => {
+  const tag = data[0];
+  let amm: Address | undefined, coinVault: Address | undefined, pcVault: Address | undefined;
+  if ((tag === 9 || tag === 11) && (count === 17 || count === 18)) {
+    const shift = count === 18 ? 1 : 0;
+    [amm, coinVault, pcVault] = [key(1), key(4 + shift), key(5 + shift)];
+  } else if ((tag === 16 || tag === 17) && count >= 8) {
+    [amm, coinVault, pcVault] = [key(1), key(3), key(4)];
+  } else return undefined;
+  const coinMint = coinVault && mintOf(coinVault);
+  const pcMint = pcVault && mintOf(pcVault);
+  if (!amm || !coinVault || !pcVault || !coinMint || !pcMint) return undefined;
+  return { address: amm, kind: "raydium-amm-v4", baseMint: coinMint, quoteMint: pcMint, related: { coinVault, pcVault } };
+};

@@ -11,7 +11,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { netOfFees, sqrtPriceX64Price } from "./pool-price";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
+import { instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CLMM_PROGRAM_ADDRESS };
@@ -123,3 +124,20 @@ export const raydiumClmmPoolAdapter = definePoolAdapter({
   required: requiredAccountsForRaydiumClmmPool,
   price: (state, _mint, related) => priceFromRaydiumClmmPool(state, related),
 });
+
+/**
+ * CLMM swap (pool @2, vaults @5/@6, mints from the vaults' token balances) and swap_v2 (the same, plus the vaults' mints
+ * @11/@12). CLMM pools are derived against wSOL only (per config): pools quoted in USDC or any other mint are found here.
+ */
+const clmmSwap = "f8c69e91e17587c8";
+const clmmSwapV2 = "2b04ed0b1ac91e62";
+export const raydiumClmmSwapPool: SwapPoolReader = (data, key, count, mintOf) => {
+  const tag = instructionTag(data);
+  if (!((tag === clmmSwap && count >= 10) || (tag === clmmSwapV2 && count >= 13))) return undefined;
+  const [pool, inputVault, outputVault] = [key(2), key(5), key(6)];
+  if (!pool || !inputVault || !outputVault) return undefined;
+  const inMint = tag === clmmSwapV2 ? key(11) : mintOf(inputVault);
+  const outMint = tag === clmmSwapV2 ? key(12) : mintOf(outputVault);
+  if (!inMint || !outMint) return undefined;
+  return { address: pool, kind: "raydium-clmm", baseMint: inMint, quoteMint: outMint, related: { inputVault, outputVault } };
+};

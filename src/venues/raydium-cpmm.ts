@@ -12,7 +12,8 @@ import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
+import { instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CPMM_PROGRAM_ADDRESS };
@@ -132,3 +133,12 @@ export const raydiumCpmmPoolAdapter = definePoolAdapter({
   required: requiredAccountsForRaydiumCpmmPool,
   price: (state, _mint, related) => priceFromRaydiumCpmmPool(state, related),
 });
+
+/** CPMM swap_base_input / swap_base_output: pool state @3, input and output vaults @6/@7, their mints @10/@11. */
+const cpmmSwaps = new Set(["8fbe5adac41e33de", "37d96256a34ab4ad"]);
+export const raydiumCpmmSwapPool: SwapPoolReader = (data, key) => {
+  if (!cpmmSwaps.has(instructionTag(data))) return undefined;
+  const [pool, inVault, outVault, inMint, outMint] = [key(3), key(6), key(7), key(10), key(11)];
+  if (!pool || !inVault || !outVault || !inMint || !outMint) return undefined;
+  return { address: pool, kind: "raydium-cpmm", baseMint: inMint, quoteMint: outMint, related: { inVault, outVault } };
+};

@@ -11,6 +11,28 @@ export interface PoolCandidate {
   readonly quoteMint: Address | null;
 }
 
+/** A pool as one of its program's swap instructions names it: enough to register it and price it later. */
+export interface SwappedPool {
+  address: Address;
+  kind: PoolKind;
+  baseMint: Address;
+  quoteMint: Address;
+  /** accounts a pricer reads besides the pool (vaults, config), by role */
+  related: Record<string, Address>;
+}
+
+/**
+ * Reads the pool a top-level or inner instruction of the venue's program trades against, by the account positions of
+ * its swap instructions (VENUES.md); undefined when the instruction is not a swap of a shape it knows. `key(i)` is the
+ * instruction's i-th account, `count` how many it has, `mintOf` a token account's mint from the transaction's balances.
+ */
+export type SwapPoolReader = (
+  data: Uint8Array,
+  key: (position: number) => Address | undefined,
+  count: number,
+  mintOf: (tokenAccount: Address) => Address | undefined,
+) => SwappedPool | undefined;
+
 /** Decimals of a mint; throws when the caller does not know them. Pools that store decimals do not ask. */
 export type DecimalsOf = (mint: Address) => number;
 
