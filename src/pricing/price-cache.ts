@@ -1,6 +1,6 @@
 import { BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
-import type { PriceRecord } from "./price-record";
+import { priceRecordJson, type PriceRecord } from "./price-record";
 
 /**
  * Two levels: an isolate map (microseconds, the warm path) in front of the Cache API (shared by the isolates of a
@@ -43,7 +43,7 @@ export class PriceCache {
     const hit = l1.get(key);
     if (!hit || !isFresh(hit, now, this.ttlMs)) return undefined;
     // The text is kept with the entry; the size estimate above already allows for it.
-    return (hit.json ??= JSON.stringify(hit.record));
+    return (hit.json ??= priceRecordJson(hit.record));
   }
 
   /** Fresh entry from the isolate map or the Cache API. */

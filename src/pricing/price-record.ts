@@ -38,3 +38,29 @@ export const priceRecordSchema = z.object({
   belowLiquidityFloor: z.optional(z.boolean()),
 });
 export type PriceRecord = z.infer<typeof priceRecordSchema>;
+
+/*
+ * The one serializer of price answers. A record's JSON is made once (the cache keeps it: the warm path answers with
+ * those bytes); a list item is that JSON with `"success":true` appended inside the object — valid because a record is
+ * always a non-empty object — so list answers never parse or re-serialise records.
+ */
+
+/** A record as the API sends it. */
+export function priceRecordJson(record: PriceRecord): string {
+  return JSON.stringify(record);
+}
+
+/** A list item for a priced mint, from its record's JSON. */
+export function pricedItemJson(recordJson: string): string {
+  return `${recordJson.slice(0, -1)},"success":true}`;
+}
+
+/** A list item for a mint that failed (`ca` as the caller sent it). */
+export function failedItemJson(ca: string, error: { status: number; message: string }): string {
+  return JSON.stringify({ ca, success: false, error: { code: error.status, message: error.message } });
+}
+
+/** A list answer from its items' JSON, in request order. */
+export function listJson(items: readonly string[]): string {
+  return `[${items.join(",")}]`;
+}

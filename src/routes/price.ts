@@ -4,11 +4,10 @@ import { z } from "zod/mini";
 import type { AppContext } from "../app-context";
 import { parseAddress, parseMintList, type CaItem } from "./params";
 import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
-import type { ApiError } from "../errors/api-error";
 import { limits } from "../limits";
 import { priceMints, type PriceOutcome } from "../pricing/price-service";
 import { priceCacheKey, type PriceCache } from "../pricing/price-cache";
-import { priceRecordSchema, type VenueId } from "../pricing/price-record";
+import { failedItemJson, listJson, pricedItemJson, priceRecordJson, priceRecordSchema, type VenueId } from "../pricing/price-record";
 
 /**
  * GET /api/v1/price (auto-routed) and /api/v1/venue-a … venue-d (one venue), with friendly aliases.
@@ -35,14 +34,14 @@ function warmAnswer(cache: PriceCache, items: CaItem[], scope: string, poolId: A
   const parts: string[] = [];
   for (const item of items) {
     if (item.error) {
-      parts.push(JSON.stringify(failedItem(item.ca, item.error)));
+      parts.push(failedItemJson(item.ca, item.error));
       continue;
     }
     const json = cache.freshLocalJson(priceCacheKey(scope, item.mint, poolId), now);
     if (json === undefined) return undefined;
-    parts.push(`${json.slice(0, -1)},"success":true}`);
+    parts.push(pricedItemJson(json));
   }
-  return `[${parts.join(",")}]`;
+  return listJson(parts);
 }
 
 async function answer(c: Context<AppContext>, query: PriceQuery, venue: VenueId | undefined) {
@@ -68,25 +67,22 @@ async function answer(c: Context<AppContext>, query: PriceQuery, venue: VenueId 
     mints,
     { venue, poolId },
   );
+  const json = { "content-type": "application/json" };
   if (!isList) {
     const only = outcomes.get(mints[0] as Address)!;
     if (!only.ok) throw only.error;
-    return c.json(only.record);
+    return c.body(priceRecordJson(only.record), 200, json);
   }
   const priced = mints.map((mint) => outcomes.get(mint)!);
   // Nothing to show but an outage: say so with the outage's status rather than a 200 of failures.
   const failures = priced.filter((o): o is Extract<PriceOutcome, { ok: false }> => !o.ok);
   if (mints.length === items.length && failures.length === priced.length && failures.every((f) => f.error.status >= 500)) throw failures[0]!.error;
-  return c.json(items.map((item) => listItem(item, item.mint ? outcomes.get(item.mint)! : undefined)));
+  return c.body(listJson(items.map((item) => listItemJson(item, item.mint ? outcomes.get(item.mint)! : undefined))), 200, json);
 }
 
-function listItem(item: CaItem, outcome: PriceOutcome | undefined) {
-  if (outcome?.ok) return { ...outcome.record, success: true };
-  return failedItem(item.ca, outcome?.error ?? item.error!);
-}
-
-function failedItem(ca: string, error: ApiError) {
-  return { ca, success: false, error: { code: error.status, message: error.message } };
+function listItemJson(item: CaItem, outcome: PriceOutcome | undefined): string {
+  if (outcome?.ok) return pricedItemJson(priceRecordJson(outcome.record));
+  return failedItemJson(item.ca, outcome?.error ?? item.error!);
 }
 
 // ---- The routes, described once: validation, types and their part of GET /openapi.json. ----
