@@ -13,7 +13,7 @@ import { burnedBalance } from "./circulating-supply";
 import { gatherCandidates, rememberLearnedRelated, type Gathered } from "./pool-candidates";
 import { maxReasons, pickBest, toRecord } from "./pool-choice";
 import { readAndEvaluate } from "./pool-evaluation";
-import { priceCacheKey } from "./price-cache";
+import { priceCacheKey, type PriceCache } from "./price-cache";
 import type { PriceDeps, PriceOutcome, PriceQuery } from "./price-query";
 import { solUsdFromOracle, solUsdFromPools } from "./sol-usd";
 
@@ -22,6 +22,14 @@ export type { PriceDeps, PriceOutcome, PriceQuery } from "./price-query";
 // Work shared by concurrent requests: owned by none of them (see isolate/shared-tasks.ts).
 const inflightPrices = new SharedTasks<PriceOutcome>("price computation", limits.sharedTaskDeadlineMs);
 const ownerOf = (deps: PriceDeps): TaskOwner => ({ waitUntil: deps.waitUntil, deadline: deps.deadline });
+
+/**
+ * The warm path: the JSON of a record fresh in this isolate's cache, or undefined. No I/O, no promise: a route answers
+ * with these bytes as they are, and goes through `priceMints` for anything else.
+ */
+export function freshPriceJson(cache: PriceCache, query: PriceQuery, mint: Address, now = Date.now()): string | undefined {
+  return cache.freshLocalJson(priceCacheKey(query.venue ?? "auto", mint, query.poolId), now);
+}
 
 /**
  * Prices mints: cache first (isolate map, then Cache API), then ONE batched account read for every miss — mints, derived

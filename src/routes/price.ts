@@ -5,8 +5,8 @@ import type { AppContext } from "../app-context";
 import { parseAddress, parseMintList, type CaItem } from "./params";
 import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
 import { limits } from "../limits";
-import { priceMints, type PriceOutcome } from "../pricing/price-service";
-import { priceCacheKey, type PriceCache } from "../pricing/price-cache";
+import { freshPriceJson, priceMints, type PriceOutcome } from "../pricing/price-service";
+import type { PriceCache } from "../pricing/price-cache";
 import { failedItemJson, listJson, pricedItemJson, priceRecordJson, priceRecordSchema, type VenueId } from "../pricing/price-record";
 
 /**
@@ -28,16 +28,16 @@ const venueAliases: Record<string, VenueId> = {
  * The warm path: every mint fresh in this isolate's cache → the answer is assembled from cached JSON text, with no
  * upstream client, no promises and no re-serialisation. Anything else goes through the price service.
  */
-function warmAnswer(cache: PriceCache, items: CaItem[], scope: string, poolId: Address | undefined, isList: boolean): string | undefined {
+function warmAnswer(cache: PriceCache, items: CaItem[], query: { venue?: VenueId; poolId?: Address }, isList: boolean): string | undefined {
   const now = Date.now();
-  if (!isList) return cache.freshLocalJson(priceCacheKey(scope, items[0]!.mint!, poolId), now);
+  if (!isList) return freshPriceJson(cache, query, items[0]!.mint!, now);
   const parts: string[] = [];
   for (const item of items) {
     if (item.error) {
       parts.push(failedItemJson(item.ca, item.error));
       continue;
     }
-    const json = cache.freshLocalJson(priceCacheKey(scope, item.mint, poolId), now);
+    const json = freshPriceJson(cache, query, item.mint, now);
     if (json === undefined) return undefined;
     parts.push(pricedItemJson(json));
   }
@@ -51,7 +51,7 @@ async function answer(c: Context<AppContext>, query: PriceQuery, venue: VenueId 
   const poolParam = query.poolId;
   const poolId = poolParam === undefined || poolParam === "" ? undefined : parseAddress(poolParam.trim(), "poolId");
   const { priceCache: cache, upstream } = c.get("services");
-  const warm = warmAnswer(cache, items, venue ?? "auto", poolId, isList);
+  const warm = warmAnswer(cache, items, { venue, poolId }, isList);
   if (warm !== undefined) return c.body(warm, 200, { "content-type": "application/json" });
   const mints = items.flatMap((item) => (item.mint ? [item.mint] : []));
   const outcomes = await priceMints(
