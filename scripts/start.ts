@@ -5,7 +5,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createApiKey, hashApiKey, isWellFormedApiKey, kvKeyForHash } from "../src/accounts/api-keys";
 import type { ApiKeyRecord } from "../src/accounts/api-key-record";
-import { parseCronInterval, startCronDriver, type CronDriver } from "./lib/cron-driver";
+import { parseCronInterval, SCHEDULED_FLAG, startCronDriver, type CronDriver } from "./lib/cron-driver";
 import { writeDevVars, type DevVarsFile } from "./lib/dev-vars";
 import { startBanner } from "./lib/start-banner";
 import { projectRoot, putLocalApiKey, quietWranglerEnv, runWrangler, spawnWrangler } from "./lib/wrangler";
@@ -103,7 +103,7 @@ try {
   if (upstreamWs) vars.UPSTREAM_WS_URL = upstreamWs;
   devVars = writeDevVars(projectRoot, vars);
   log(`vars for wrangler in ${devVars.path} (mode 0600, removed on exit)`);
-  worker = spawnWrangler(["dev", "--port", String(port), "--ip", "127.0.0.1", ...devVars.wranglerArgs], {
+  worker = spawnWrangler(["dev", SCHEDULED_FLAG, "--port", String(port), "--ip", "127.0.0.1", ...devVars.wranglerArgs], {
     stdio: ["ignore", "inherit", "inherit"],
     detached: true, // own process group, so Ctrl-C can stop wrangler and workerd together
     // --env-file is only honoured with this on (the default); say so in case the user's shell turned it off.

@@ -1,10 +1,13 @@
 /**
  * `wrangler dev` never fires the cron triggers of `wrangler.toml`, so under `npm start` the pool registry (filled by
  * the scheduled handler) would stay empty and registry-only pools (Raydium AMM v4, Meteora DBC, non-wSOL quotes) would
- * never be priced. This drives the handler through wrangler dev's own test route, which runs `scheduled()` as the
- * cron would (no `--test-scheduled` flag needed; checked with wrangler 4.86 offline).
+ * never be priced. This drives the handler through the test route `wrangler dev --test-scheduled` exposes, which runs
+ * `scheduled()` as the cron would. Not `/cdn-cgi/handler/scheduled`: with static assets (`[assets]`, the /docs page)
+ * wrangler 4.86 answers that route 500 "exception" without running the handler; `/__scheduled` reaches it.
  */
-export const SCHEDULED_PATH = "/cdn-cgi/handler/scheduled?cron=*+*+*+*+*";
+export const SCHEDULED_PATH = "/__scheduled?cron=*+*+*+*+*";
+/** The `wrangler dev` flag that exposes SCHEDULED_PATH. */
+export const SCHEDULED_FLAG = "--test-scheduled";
 export const DEFAULT_CRON_INTERVAL_MS = 10_000;
 
 /** `CRON_INTERVAL_MS`: unset → 10 s; `0` → no cron; anything but a whole number of ms ≥ 0 is refused. */
@@ -34,8 +37,9 @@ export function startCronDriver(base: string, intervalMs: number, log: (msg: str
     inFlight = true;
     try {
       const res = await fetch(`${base}${SCHEDULED_PATH}`, { signal: AbortSignal.timeout(Math.max(intervalMs, 5_000)) });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const body = await res.text();
+      // The assets router answers unknown paths itself: only the handler's own reply counts as a run.
+      if (!res.ok || !body.includes("Ran scheduled event")) throw new Error(`HTTP ${res.status} ${JSON.stringify(body.slice(0, 60))}`);
       runs++;
       if (failing !== false) log(`cron: scheduled handler ran (every ${intervalMs / 1000} s via ${SCHEDULED_PATH})`);
       failing = false;

@@ -30,7 +30,7 @@ describe("cron driver (npm start)", () => {
     const seen: string[] = [];
     const base = await fakeWorker((req, res) => {
       seen.push(req.url!);
-      res.end("ran");
+      res.end("Ran scheduled event");
     });
     // When the driver runs for ~2.5 intervals of 100 ms
     const logs: string[] = [];
@@ -57,7 +57,7 @@ describe("cron driver (npm start)", () => {
       setTimeout(() => {
         concurrent--;
         res.statusCode = n === 2 ? 500 : 200;
-        res.end();
+        res.end(n === 2 ? "exception" : "Ran scheduled event");
       }, n === 1 ? 350 : 5);
     });
     const logs: string[] = [];
@@ -66,6 +66,15 @@ describe("cron driver (npm start)", () => {
     // Then runs never overlapped, and the log says ran / failed / ran
     expect(maxConcurrent).toBe(1);
     expect(logs.map((l) => (l.includes("failed") ? "failed" : "ran"))).toEqual(["ran", "failed", "ran"]);
+  });
+
+  it("a 200 that is not the handler's own reply (an assets router's answer) is not a run", async () => {
+    const base = await fakeWorker((_req, res) => res.end("<!doctype html><title>docs</title>"));
+    const logs: string[] = [];
+    driver = startCronDriver(base, 100, (m) => logs.push(m));
+    await sleep(150);
+    expect(driver.runs).toBe(0);
+    expect(logs[0]).toMatch(/cron: scheduled handler failed \(HTTP 200/);
   });
 
   it("CRON_INTERVAL_MS: unset → 10 s, 0 → off, whole ms only", () => {
