@@ -49,6 +49,13 @@ describe("request integers are read exactly (serde_json u64/i64)", () => {
     const reply = await postRpc(url, '{"jsonrpc":"2.0","id":18446744073709551615,"method":"getHealth"}');
     expect(reply.text).toBe('{"jsonrpc":"2.0","result":"ok","id":18446744073709551615}');
   });
+
+  it("a negative or fractional id is not serde's Num(u64): an invalid request with id null, as our /rpc answers", async () => {
+    for (const id of ["-5", "1.5", "-18446744073709551615"]) {
+      const reply = await postRpc(url, `{"jsonrpc":"2.0","id":${id},"method":"getHealth"}`);
+      expect(JSON.parse(reply.text), id).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request" }, id: null });
+    }
+  });
 });
 
 describe("getSlotLeaders needs a leader schedule for every epoch it spans", () => {

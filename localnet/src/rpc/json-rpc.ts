@@ -38,11 +38,12 @@ export interface ParsedBody {
 
 const CALL_FIELDS = new Set(["jsonrpc", "id", "method", "params"]);
 
+/** jsonrpc-core's `Id`: Null, Num(u64) or Str — a negative or fractional id is an invalid request, as on Agave. */
 function isId(value: unknown): value is Id {
   return (
     value === null ||
     typeof value === "string" ||
-    (typeof value === "number" && Number.isFinite(value)) ||
+    (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) ||
     (typeof value === "bigint" && value >= 0n)
   );
 }
