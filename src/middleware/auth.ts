@@ -5,6 +5,7 @@ import { ApiError } from "../errors/api-error";
 import { BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
 import type { AppContext } from "../app-context";
+import { noTimings } from "../http/server-timing";
 
 /**
  * API key from, in this order: header `x-api-key`, header `Authorization: Bearer <key>`, query `x-api-key`.
@@ -42,7 +43,7 @@ export async function authenticate(kv: KVNamespace, presented: string | undefine
 
 export const requireApiKey = createMiddleware<AppContext>(async (c, next) => {
   const presented = presentedApiKey(c.req);
-  const timings = c.get("timings");
-  c.set("apiKey", await (timings ? timings.time("auth", () => authenticate(c.env.API_KEYS, presented)) : authenticate(c.env.API_KEYS, presented)));
+  const timings = c.get("timings") ?? noTimings;
+  c.set("apiKey", await timings.time("auth", () => authenticate(c.env.API_KEYS, presented)));
   await next();
 });

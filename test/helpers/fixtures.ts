@@ -59,7 +59,7 @@ export function ratioToNumber(r: { num: bigint; den: bigint }): number {
   return Number(r.num) / Number(r.den);
 }
 
-export { relErr as relativeError } from "./numbers";
+export { relErr } from "./numbers";
 
 /**
  * A 165-byte SPL token account holding `amount` of `mint`. Only for pools whose fixtures come without

@@ -14,7 +14,7 @@ import {
 import { decodeMeteoraVault, meteoraVaultUnlockedAmount } from "../../../src/venues/meteora-vault";
 import { priceOfMint } from "../../../src/venues/pool-price";
 import { clockAccount } from "./clock-account";
-import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "../../helpers/fixtures";
+import { loadAccountFixture, ratioToNumber, relErr, withData, withOwner } from "../../helpers/fixtures";
 
 const set = (name: string) => loadAccountFixture(`meteora-damm-v1/HcjZvfeS_pool_set/${name}.json`);
 const poolAccount = set("HcjZvfeSNJbNkfLD4eEcRBr96AD3w1GpmMppaeRZf7ur");
@@ -158,9 +158,9 @@ describe("Meteora DAMM v1 pricing", () => {
     const price = priceFromMeteoraDammV1Pool(pool, related, () => 9);
     // Then reserves and price agree with a float model, and mSOL trades near its virtual price
     const model = floatStablePrice();
-    expect(relativeError(Number(price.baseReserve), model.a)).toBeLessThan(1e-12);
-    expect(relativeError(Number(price.quoteLiquidity), model.b)).toBeLessThan(1e-12);
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), model.price)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(Number(price.baseReserve), model.a)).toBeLessThan(1e-12);
+    expect(relErr(Number(price.quoteLiquidity), model.b)).toBeLessThan(1e-12);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), model.price)).toBeLessThanOrEqual(1e-9);
     const msolInSol = ratioToNumber(priceOfMint(price, MSOL).priceQuotePerBase);
     expect(msolInSol).toBeGreaterThan(1.19);
     expect(msolInSol).toBeLessThan(1.21);
@@ -170,7 +170,7 @@ describe("Meteora DAMM v1 pricing", () => {
     const pool = { ...decodeMeteoraDammV1Pool(poolAccount), curveType: 0 };
     const price = priceFromMeteoraDammV1Pool(pool, related, () => 9);
     const model = floatStablePrice();
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), model.b / model.a)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), model.b / model.a)).toBeLessThanOrEqual(1e-9);
   });
 
   it("refuses vault accounts swapped between the two sides", () => {
@@ -216,8 +216,8 @@ describe("Meteora DAMM v1 depeg virtual price (BASE_CACHE_EXPIRES = 600 s, by th
     const expired = priceFromMeteoraDammV1Pool(pool, { ...related, clock: clockAccount(BASE_CACHE_UPDATED + 601n) }, () => 9);
     // Then each follows the float model at its virtual price and chain time (mSOL ≈ 1.19 and ≈ 1.1985 SOL)
     const model = (virtualPrice: number, now: bigint) => floatStablePrice(virtualPrice, now).price;
-    expect(relativeError(ratioToNumber(fresh.priceQuotePerBase), model(1_190_000, BASE_CACHE_UPDATED + 600n))).toBeLessThanOrEqual(1e-9);
-    expect(relativeError(ratioToNumber(expired.priceQuotePerBase), model(Number(MARINADE_VIRTUAL_PRICE), BASE_CACHE_UPDATED + 601n))).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(fresh.priceQuotePerBase), model(1_190_000, BASE_CACHE_UPDATED + 600n))).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(expired.priceQuotePerBase), model(Number(MARINADE_VIRTUAL_PRICE), BASE_CACHE_UPDATED + 601n))).toBeLessThanOrEqual(1e-9);
     const msolInSol = (p: typeof fresh) => ratioToNumber(priceOfMint(p, MSOL).priceQuotePerBase);
     expect(msolInSol(expired) / msolInSol(fresh)).toBeCloseTo(1.198483 / 1.19, 4);
   });

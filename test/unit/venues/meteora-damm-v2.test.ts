@@ -9,7 +9,7 @@ import {
   meteoraDammV2Reserves,
   priceFromMeteoraDammV2Pool,
 } from "../../../src/venues/meteora-damm-v2";
-import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, withData, withOwner } from "../../helpers/fixtures";
+import { flipByte, loadAccountFixture, ratioToNumber, relErr, sourceField, withData, withOwner } from "../../helpers/fixtures";
 
 const p6cxx = loadAccountFixture("meteora-damm-v2/pool_6CXXieC3.json");
 const p77q = loadAccountFixture("meteora-damm-v2/pool_77Qwh7cW.json");
@@ -91,7 +91,7 @@ describe("Meteora DAMM v2 pricing", () => {
     const price = priceFromMeteoraDammV2Pool(pool, (m) => (m === WSOL_MINT ? 9 : 6));
     // Then price = (sqrt / 2^64)^2 × 10^(6 − 9) against floats, and the B reserve is the concentrated amount
     const expected = (26122654118776782 / 2 ** 64) ** 2 * 1e-3;
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
     expect(price.quoteLiquidity).toBe(188944925160n);
     expect(price).toMatchObject({ baseMint: pool.tokenAMint, quoteMint: WSOL_MINT, tradable: true });
   });
@@ -100,13 +100,13 @@ describe("Meteora DAMM v2 pricing", () => {
     const pool = decodeMeteoraDammV2Pool(solUsdc);
     const price = priceFromMeteoraDammV2Pool(pool, (m) => (m === WSOL_MINT ? 9 : 6));
     const sqrt = 7719906012023913040 / 2 ** 64;
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), sqrt ** 2 * 1e3)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), sqrt ** 2 * 1e3)).toBeLessThanOrEqual(1e-9);
     // Float cross-check of the reserve formulas with real-valued L and prices
     const L = Number(pool.liquidity) / 2 ** 64;
     const [lo, hi] = [Number(pool.sqrtMinPrice) / 2 ** 64, Number(pool.sqrtMaxPrice) / 2 ** 64];
     const reserves = meteoraDammV2Reserves(pool);
-    expect(relativeError(Number(reserves.a), (L * (hi - sqrt)) / (sqrt * hi))).toBeLessThan(1e-9);
-    expect(relativeError(Number(reserves.b), L * (sqrt - lo))).toBeLessThan(1e-9);
+    expect(relErr(Number(reserves.a), (L * (hi - sqrt)) / (sqrt * hi))).toBeLessThan(1e-9);
+    expect(relErr(Number(reserves.b), L * (sqrt - lo))).toBeLessThan(1e-9);
   });
 
   it("uses the tracked token amounts for compounding pools", () => {

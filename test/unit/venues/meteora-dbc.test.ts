@@ -9,7 +9,7 @@ import {
   priceFromMeteoraDbcPool,
   requiredAccountsForMeteoraDbcPool,
 } from "../../../src/venues/meteora-dbc";
-import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "../../helpers/fixtures";
+import { loadAccountFixture, ratioToNumber, relErr, withData, withOwner } from "../../helpers/fixtures";
 
 const poolBoth = loadAccountFixture("meteora-dbc/virtual_pool_fee_in_both.json");
 const poolQuote = loadAccountFixture("meteora-dbc/virtual_pool_fee_in_quote.json");
@@ -84,7 +84,7 @@ describe("Meteora DBC pricing", () => {
     const price = priceFromMeteoraDbcPool(pool, { config: configBoth }, () => 9);
     // Then price = (sqrt / 2^64)^2 × 10^(6 − 9), liquidity = quote_reserve, progress = 11.7 / 100 SOL
     const expected = (139394230708914577 / 2 ** 64) ** 2 * 1e-3;
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
     expect(price).toMatchObject({ baseMint: pool.baseMint, quoteMint: WSOL_MINT, quoteLiquidity: 11725382491n, tradable: true });
     expect(price.extra.complete).toBe(false);
     expect(ratioToNumber(price.extra.curveProgress!)).toBeCloseTo(11725382491 / 100000000000, 12);

@@ -12,7 +12,7 @@ import {
   requiredAccountsForMeteoraDlmmPair,
 } from "../../../src/venues/meteora-dlmm";
 import { decodeMint } from "../../../src/solana/accounts/spl-token";
-import { flipByte, loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
+import { flipByte, loadAccountFixture, ratioToNumber, relErr, sourceField, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const esud = loadAccountFixture("meteora-dlmm/lb_pair_ESuD7dd6.json");
 const ESUD = address("ESuD7dd6zKM4JwNBTPiSbodt5pFQT4U2nLG72NAxccXL");
@@ -114,7 +114,7 @@ describe("Meteora DLMM pricing", () => {
     // When priced
     const price = priceFromMeteoraDlmmPair(pair, { reserveX: etadReserveX, reserveY: etadReserveY }, decimalsOf);
     // Then price = 1.025^15 × 10^(6 − 9) SOL per token, and depth is the reserve balances
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), 1.025 ** 15 * 1e-3)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), 1.025 ** 15 * 1e-3)).toBeLessThanOrEqual(1e-9);
     expect(price.baseMint).toBe(pair.tokenXMint);
     expect(price.quoteLiquidity).toBeGreaterThan(0n);
     expect(price.tradable).toBe(true);
@@ -130,7 +130,7 @@ describe("Meteora DLMM pricing", () => {
     // When priced with a 6-decimal pump token
     const price = priceFromMeteoraDlmmPair(pair, reserves, (m) => (m === WSOL_MINT ? 9 : 6));
     // Then price = 1.008^-1054 × 10^-3 and depth excludes the protocol fees
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), 1.008 ** -1054 * 1e-3)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), 1.008 ** -1054 * 1e-3)).toBeLessThanOrEqual(1e-9);
     expect(price).toMatchObject({ baseReserve: 5n, quoteLiquidity: 7n });
   });
 

@@ -13,7 +13,7 @@ import {
   requiredAccountsForPumpBondingCurve,
 } from "../../../src/venues/pump-bonding-curve";
 import { AccountDecodeError } from "../../../src/solana/accounts/decode-error";
-import { loadAccountFixture, ratioToNumber, relativeError, withData, withOwner } from "../../helpers/fixtures";
+import { loadAccountFixture, ratioToNumber, relErr, withData, withOwner } from "../../helpers/fixtures";
 
 const curve150 = loadAccountFixture("pumpfun/bonding_curve_HWxwYxr4.json");
 const curve49 = loadAccountFixture("pumpfun/bonding_curve_legacy49b.json");
@@ -84,7 +84,7 @@ describe("pump bonding curve pricing", () => {
     const price = priceFromPumpBondingCurve(curve, mint, { global }, decimalsOf);
     // Then price = (vqr / 1e9) / (vtr / 1e6), matching an independent float computation
     const expected = 30002485430 / 1e9 / (1072911112000000 / 1e6);
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
     expect(toDecimalString(price.priceQuotePerBase, 12)).toBe("0.0000000279636263381");
     expect(price).toMatchObject({
       kind: "pump-bonding-curve",
@@ -150,7 +150,7 @@ describe("pump bonding curve flags and quote mints (newest IDL)", () => {
     // When priced / Then price = (vqr / 1e6) / (vtr / 1e6): the same atoms read in USDC units
     const price = priceFromPumpBondingCurve(usdcCurve, mint, { global }, () => 6);
     expect(price.quoteMint).toBe(USDC_MINT);
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), 30002485430 / 1072911112000000)).toBeLessThanOrEqual(1e-12);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), 30002485430 / 1072911112000000)).toBeLessThanOrEqual(1e-12);
   });
 
   it("a 115-byte curve (the size buy/sell top legacy curves up to) decodes with its quote mint", () => {

@@ -10,7 +10,7 @@ import {
   pumpSwapPoolQueries,
   requiredAccountsForPumpSwapPool,
 } from "../../../src/venues/pumpswap-pool";
-import { loadAccountFixture, ratioToNumber, relativeError, sourceField, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
+import { loadAccountFixture, ratioToNumber, relErr, sourceField, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const fixture = loadAccountFixture("pumpswap/pool_GUXAutvX.json");
 const BASE = address("3Sf6oKCeEqCuco4aYtKHHDTBYLAWHiL47QjvkW1UYDEG");
@@ -110,7 +110,7 @@ describe("PumpSwap pool", () => {
     // When priced
     const price = priceFromPumpSwapPool(pool, related, decimalsOf);
     // Then price = (85e9/1e9) / (6e14/1e6) SOL per token
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), 85 / 600_000_000)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), 85 / 600_000_000)).toBeLessThanOrEqual(1e-9);
     expect(price).toMatchObject({ baseMint: BASE, quoteMint: WSOL_MINT, quoteLiquidity: 85_000_000_000n, baseReserve: 600_000_000_000_000n });
   });
 
@@ -126,7 +126,7 @@ describe("PumpSwap pool", () => {
     const price = priceFromPumpSwapPool(pool, related, decimalsOf);
     // Then price = effectiveQuoteReserve / base = ((85e9 + 4.8612e9)/1e9) / (6e14/1e6), as pump-swap-sdk 1.20 computes it
     const expected = ((85_000_000_000 + 4_861_200_000) / 1e9) / (600_000_000_000_000 / 1e6);
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
     // And the vault-only price would be 5.4% low
     expect(1 - 85 / 600_000_000 / expected).toBeCloseTo(0.054, 3);
     // And the liquidity counts the real vault balances only

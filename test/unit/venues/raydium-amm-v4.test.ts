@@ -8,7 +8,7 @@ import {
   raydiumAmmV4PoolQueries,
   requiredAccountsForRaydiumAmmV4Pool,
 } from "../../../src/venues/raydium-amm-v4";
-import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
+import { loadAccountFixture, ratioToNumber, relErr, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const solUsdc = loadAccountFixture("raydium-amm-v4/amm_info_58oQChx4_SOL_USDC_unattributed.json");
 const adsx = loadAccountFixture("raydium-amm-v4/amm_info_8WQsKRXN_ADSX_WSOL_screenerbot.json");
@@ -95,7 +95,7 @@ describe("Raydium AMM v4 pricing", () => {
     // When priced
     const price = priceFromRaydiumAmmV4Pool(pool, related);
     // Then 1 SOL = 167.51519 USDC, reserves exclude the PnL, status 6 (SwapOnly) trades
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), 16_751_519 / 100_000)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), 16_751_519 / 100_000)).toBeLessThanOrEqual(1e-9);
     expect(price).toMatchObject({ quoteLiquidity: 16_751_519_000_000n, baseReserve: 100_000_000_000_000n, tradable: true });
   });
 });

@@ -10,7 +10,7 @@ import {
   priceFromRaydiumClmmPool,
   requiredAccountsForRaydiumClmmPool,
 } from "../../../src/venues/raydium-clmm";
-import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
+import { loadAccountFixture, ratioToNumber, relErr, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const acps = loadAccountFixture("raydium-clmm/pool_state_AcPS8Srz.json");
 const solUsdc = loadAccountFixture("raydium-clmm/pool_state_3ucNos4N_SOL_USDC.json");
@@ -101,7 +101,7 @@ describe("Raydium CLMM pricing", () => {
     const price = priceFromRaydiumClmmPool(pool, related);
     // Then price = (sqrt / 2^64)^2 × 10^(9 − 6), against a float computation
     const expected = (647525941329892376628 / 2 ** 64) ** 2 * 1e3;
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), expected)).toBeLessThanOrEqual(1e-9);
     expect(price).toMatchObject({ baseReserve: 1_000n, quoteLiquidity: 2_000n, tradable: true });
   });
 
@@ -112,8 +112,8 @@ describe("Raydium CLMM pricing", () => {
     });
     const fromSqrt = (9082733951060270080 / 2 ** 64) ** 2 * 1e3;
     const fromTick = 1.0001 ** -14171 * 1e3;
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), fromSqrt)).toBeLessThanOrEqual(1e-9);
-    expect(relativeError(fromSqrt, fromTick)).toBeLessThan(1e-4);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), fromSqrt)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(fromSqrt, fromTick)).toBeLessThan(1e-4);
     expect(toDecimalString(price.priceQuotePerBase, 6)).toBe("242.434");
   });
 });

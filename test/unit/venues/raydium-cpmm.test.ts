@@ -10,7 +10,7 @@ import {
   raydiumCpmmPoolQueries,
   requiredAccountsForRaydiumCpmmPool,
 } from "../../../src/venues/raydium-cpmm";
-import { loadAccountFixture, ratioToNumber, relativeError, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
+import { loadAccountFixture, ratioToNumber, relErr, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
 
 const fixture = loadAccountFixture("raydium-cpmm/pool_state_Q2sPHPdU.json");
 const config0 = loadAccountFixture("raydium-cpmm/amm_config_D4FPEruK_solana_cli.json");
@@ -91,7 +91,7 @@ describe("Raydium CPMM pricing", () => {
     // When priced
     const price = priceFromRaydiumCpmmPool(pool, related);
     // Then 1 SOL = 5,000,000 BONK and the fee buckets are not liquidity
-    expect(relativeError(ratioToNumber(price.priceQuotePerBase), 5e9 / 1000)).toBeLessThanOrEqual(1e-9);
+    expect(relErr(ratioToNumber(price.priceQuotePerBase), 5e9 / 1000)).toBeLessThanOrEqual(1e-9);
     expect(price).toMatchObject({ baseMint: WSOL_MINT, quoteMint: BONK, baseReserve: 1_000_000_000_000n, quoteLiquidity: 5_000_000_000_000_000n, tradable: true });
   });
 
