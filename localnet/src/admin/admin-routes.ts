@@ -1,7 +1,7 @@
 /**
  * Test and operator endpoints under `/__localnet/` on the RPC HTTP port (documented in localnet/README.md):
- * world manifest, manual slot advance, chain status, request stats, memory (retained counts and the process's usage), and
- * fault injection for the JSON-RPC endpoint.
+ * world manifest, manual slot advance (mainnet-sized blocks on demand), chain status, the world's ground truth of trades,
+ * request stats, memory (retained counts and the process's usage), and fault injection for the JSON-RPC endpoint.
  */
 import type { Ledger } from "../chain/ledger.js";
 import type { World } from "../chain/types.js";
@@ -24,6 +24,20 @@ export interface AdminDeps {
 
 /** One HTTP call can advance at most this many slots (the chain blocks while it produces them). */
 const MAX_ADVANCE = 1_000_000;
+/** Mainnet-sized blocks take ~0.5 s each to build: one call asks for at most this many. */
+const MAX_HEAVY_ADVANCE = 100;
+/** One `GET /__localnet/trades` call spans at most this many slots. */
+export const MAX_TRADE_SLOTS = 5_000;
+
+/** `from`/`to` of a trades query: integers, from ≤ to, at most MAX_TRADE_SLOTS slots; else the error text. */
+function readSlotRange(url: URL): { from: number; to: number } | string {
+  const raw = [url.searchParams.get("from"), url.searchParams.get("to")];
+  if (raw.some((x) => x === null || !/^\d{1,15}$/.test(x))) return "from and to must be slot numbers";
+  const [from, to] = raw.map(Number) as [number, number];
+  if (from > to) return "from must not be above to";
+  if (to - from + 1 > MAX_TRADE_SLOTS) return `at most ${MAX_TRADE_SLOTS} slots per call`;
+  return { from, to };
+}
 
 function status(ledger: Ledger, manual: boolean) {
   const { processed, confirmed, finalized } = ledger.commitments;
@@ -50,8 +64,19 @@ export async function handleAdmin(method: string, url: URL, body: string, deps: 
       if (!Number.isInteger(slots) || slots < 1 || slots > MAX_ADVANCE) {
         return { status: 400, body: { error: `slots must be an integer from 1 to ${MAX_ADVANCE}` } };
       }
+      const heavy = url.searchParams.get("heavy");
+      if (heavy !== null && heavy !== "0") {
+        if (heavy !== "1") return { status: 400, body: { error: "heavy must be 0 or 1" } };
+        if (slots > MAX_HEAVY_ADVANCE) return { status: 400, body: { error: `heavy slots: at most ${MAX_HEAVY_ADVANCE} per call` } };
+        deps.world.heavySlots?.(slots);
+      }
       await deps.advance(slots);
       return { status: 200, body: status(deps.ledger, deps.manual) };
+    }
+    case "GET /__localnet/trades": {
+      const range = readSlotRange(url);
+      if (typeof range === "string") return { status: 400, body: { error: range } };
+      return { status: 200, body: { trades: deps.world.trades?.(range.from, range.to) ?? [] } };
     }
     case "GET /__localnet/memory":
       return {

@@ -261,7 +261,7 @@ export class Ledger {
       this.store(block);
     }
     this.slots = this.commitmentsAfter();
-    this.prune();
+    this.prune(world);
     this.rotateInterned();
     const event: SlotEvent = { slot, block, before, after: this.commitments };
     for (const listener of this.listeners) listener(event);
@@ -484,7 +484,7 @@ export class Ledger {
     return { processed, confirmed, finalized: Math.max(finalized, this.slots.finalized) };
   }
 
-  private prune(): void {
+  private prune(world: World): void {
     const keepFrom = this.current - this.options.maxBlockSlots + 1;
     // Never prune at or above the finalized block: every commitment level must keep its bank.
     const limit = Math.min(keepFrom, this.slots.finalized);
@@ -507,5 +507,6 @@ export class Ledger {
       }
     }
     this.produced.dropBelow(limit);
+    world.prune?.(limit);
   }
 }

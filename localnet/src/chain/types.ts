@@ -114,6 +114,12 @@ export interface World {
   produceSlot(ledger: LedgerWriter): TxRecord[];
   /** What the world holds, for `/__localnet/world` (the world defines its shape: world/manifest.ts). */
   manifest(): unknown;
+  /** The blocks below `slot` were pruned: the world drops what it kept about them (its ground truth of trades). */
+  prune?(slot: number): void;
+  /** The swaps of slots `from`..`to` inclusive, as executed (`GET /__localnet/trades`); a world without it has none. */
+  trades?(from: number, to: number): unknown[];
+  /** The next `slots` produced slots are mainnet-sized (`POST /__localnet/advance?heavy=1`); a world without it ignores it. */
+  heavySlots?(slots: number): void;
   /** Serves off-chain metadata JSON and images under `/meta/...` on the RPC HTTP port; undefined = not ours. */
   http(path: string): HttpReply | undefined;
 }

@@ -8,6 +8,7 @@ import { Rng } from "./core/rng.js";
 import { Store, TokenBook } from "./store.js";
 import { TOKEN_PROGRAM, WSOL_MINT } from "./programs.js";
 import { tokenAccountSize, type TokenAccountState } from "./spl/token.js";
+import type { SwapMark } from "./swap-truth.js";
 import type { Ix, TxFailure, TxPlan } from "./tx/builder.js";
 import {
   ataCreate,
@@ -61,6 +62,8 @@ export class WorldContext {
 export class Draft {
   readonly ixs: Ix[] = [];
   private readonly applies: (() => void)[] = [];
+  /** The swaps the transaction makes, in instruction order (swap-truth.ts). */
+  readonly swaps: SwapMark[] = [];
   fail?: TxFailure;
 
   constructor(
@@ -77,6 +80,16 @@ export class Draft {
     this.ixs.push(ix);
     if (apply) this.applies.push(apply);
     return this.ixs.length - 1;
+  }
+
+  /** How many state-change steps the draft holds (a mark for `applyFrom`). */
+  get applyCount(): number {
+    return this.applies.length;
+  }
+
+  /** Runs the state-change steps from `mark` on (speculative planning: the caller rolls the state back). */
+  applyFrom(mark: number): void {
+    for (let i = mark; i < this.applies.length; i++) this.applies[i]!();
   }
 
   /** Bookkeeping that runs with the state change (after the instructions added so far). */

@@ -9,6 +9,7 @@ import { ata } from "./core/keys.js";
 import type { Rng } from "./core/rng.js";
 import { TOKEN_PROGRAM, WSOL_MINT } from "./programs.js";
 import { txShape } from "./slot-transactions.js";
+import { trackCurveSwap, trackPoolSwap } from "./swap-truth.js";
 import type { PumpCurve } from "./venues/pumpfun.js";
 import type { Side } from "./venues/types.js";
 import type { TokenEntry, Tradeable, WorldState } from "./world-state.js";
@@ -76,7 +77,7 @@ export class RandomTrades {
     const d = new Draft(ctx, wallet, cuLimit, cuPrice, version);
     if (isCurve) {
       const curve = pick.curve;
-      const ok = side === "buy" ? state.pumpfun.buy(d, curve, wallet, amount, { fail }) : state.pumpfun.sell(d, curve, wallet, amount, { fail });
+      const ok = trackCurveSwap(state, d, curve, wallet, side, amount, fail);
       return ok ? { draft: d, kind: "pumpfun", pool: curve.address, side, price: () => state.pumpfun.price(curve) } : null;
     }
     const { pool, venue } = pick;
@@ -84,7 +85,7 @@ export class RandomTrades {
     const quoteIsSol = quoteMint === WSOL_MINT;
     const userBase = baseIsSol ? d.wrapSol(wallet, side === "sell" ? amount : 0n) : d.ensureAta(wallet, baseMint);
     const userQuote = quoteIsSol ? d.wrapSol(wallet, side === "buy" ? amount : 0n) : d.ensureAta(wallet, quoteMint);
-    if (!venue.swap(d, pool, wallet, side, amount, userBase, userQuote, fail)) return null;
+    if (!trackPoolSwap(state, d, pool, venue, wallet, side, amount, userBase, userQuote, fail)) return null;
     if (baseIsSol || quoteIsSol) d.unwrapSol(wallet);
     return { draft: d, kind: pool.kind, pool: pool.address, side, price: () => venue.price(pool) };
   }
@@ -131,3 +132,4 @@ export class RandomTrades {
     return this.traderSet.has(k);
   }
 }
+

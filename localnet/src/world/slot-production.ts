@@ -10,6 +10,7 @@ import { signatureFor } from "./core/keys.js";
 import type { Rng } from "./core/rng.js";
 import { RandomTrades } from "./random-trades.js";
 import { arbTx, launchTx, migrateTx } from "./slot-transactions.js";
+import { TradeTruth, tradeRecords } from "./swap-truth.js";
 import { executeTx } from "./tx/builder.js";
 import type { Side } from "./venues/types.js";
 import type { WorldState } from "./world-state.js";
@@ -35,6 +36,8 @@ export class SlotProducer {
   readonly errors: string[] = [];
   /** The latest trades with the pool price (quote atoms per base atom) before and after, for tests and diagnostics. */
   readonly tradeLog: TradeLogEntry[] = [];
+  /** Every swap of the world's transactions, as executed, for the slots whose blocks the chain keeps. */
+  readonly truth = new TradeTruth();
   private readonly rng: Rng;
   private readonly trades: RandomTrades;
   private nextLaunchSlot: number;
@@ -60,14 +63,15 @@ export class SlotProducer {
     const run = (d: Draft | null) => {
       if (!d) return;
       try {
-        txs.push(
-          executeTx(d.plan(), {
-            store: ctx.store,
-            book: ctx.book,
-            recentBlockhash: ledger.recentBlockhash,
-            signature: signatureFor(state.seed, `${ledger.slot}:${txs.length}`),
-          }),
-        );
+        const tx = executeTx(d.plan(), {
+          store: ctx.store,
+          book: ctx.book,
+          recentBlockhash: ledger.recentBlockhash,
+          signature: signatureFor(state.seed, `${ledger.slot}:${txs.length}`),
+        });
+        // The world's transactions lead the block, so the index here is the index in the block.
+        this.truth.add(ledger.slot, tradeRecords(d.swaps, { signature: tx.signatures[0]!, slot: ledger.slot, txIndex: txs.length, failed: tx.meta.err !== null }));
+        txs.push(tx);
       } catch (err) {
         // The state was rolled back; the slot goes on without this transaction.
         this.errors.push(`slot ${ledger.slot}: ${(err as Error).message}`);

@@ -8,6 +8,7 @@ import { Draft } from "./context.js";
 import { sqrtPriceX64FromPrice } from "./core/math.js";
 import type { Rng } from "./core/rng.js";
 import { PUMP_WITHDRAW_AUTHORITY, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, USDC_MINT, WSOL_MINT } from "./programs.js";
+import { trackCurveSwap, trackSwap } from "./swap-truth.js";
 import { PUMP, type PumpCurve } from "./venues/pumpfun.js";
 import { LAMPORTS, type TokenEntry, type WorldState } from "./world-state.js";
 
@@ -55,7 +56,7 @@ export function launchTx(state: WorldState, rng: Rng, n: number, usedNames: Set<
   ctx.book.mints.set(mint, state.pumpfun.mintState(info));
   const curve = state.pumpfun.create(d, info);
   const devBuy = BigInt(Math.floor(rng.logUniform(0.2, 3) * 1e9));
-  state.pumpfun.buy(d, curve, creator, devBuy);
+  trackCurveSwap(state, d, curve, creator, "buy", devBuy, false);
   d.onApply(() => {
     entry.curve = curve;
     state.addCurvePool(entry, curve);
@@ -78,7 +79,12 @@ export function arbTx(state: WorldState, rng: Rng): Draft | null {
   const solIn = zeroForOne === (pool.mint0 === WSOL_MINT);
   const usdc = d.ensureAta(arbBot, USDC_MINT);
   const wsol = d.wrapSol(arbBot, solIn ? amountIn : 0n);
-  const res = clmm.swapRaw(d, pool, arbBot, zeroForOne, amountIn, solIn ? wsol : usdc, solIn ? usdc : wsol, false);
+  const res = trackSwap(state.ctx, d, { kind: "raydium-clmm", pool }, arbBot, () => clmm.swapRaw(d, pool, arbBot, zeroForOne, amountIn, solIn ? wsol : usdc, solIn ? usdc : wsol, false), (x) => ({
+    inMint: zeroForOne ? pool.mint0 : pool.mint1,
+    inAmount: amountIn,
+    outMint: zeroForOne ? pool.mint1 : pool.mint0,
+    outAmount: x.out,
+  }));
   if (!res) return null;
   d.unwrapSol(arbBot);
   return d;

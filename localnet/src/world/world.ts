@@ -7,6 +7,7 @@ import type { AccountState, HttpReply, LedgerWriter, Pubkey, TxRecord, World } f
 import { buildGenesis, writeGenesis } from "./genesis.js";
 import { worldManifest, worldPoolPrice, type WorldManifest } from "./manifest.js";
 import { SlotProducer, type TradeLogEntry } from "./slot-production.js";
+import type { TradeRecord } from "./swap-truth.js";
 import { metaplexMetadataAddress } from "./venues/pumpfun.js";
 import { WorldState } from "./world-state.js";
 
@@ -34,6 +35,16 @@ export class TokenWorld implements World {
   /** The latest trades with the pool price (quote atoms per base atom) before and after, for tests and diagnostics. */
   get tradeLog(): readonly TradeLogEntry[] {
     return this.slots.tradeLog;
+  }
+
+  /** The swaps of slots `from`..`to` (inclusive) as the chain executed them (`GET /__localnet/trades`). */
+  trades(from: number, to: number): TradeRecord[] {
+    return this.slots.truth.between(from, to);
+  }
+
+  /** The chain pruned the blocks below `slot`: their trades go too. */
+  prune(slot: number): void {
+    this.slots.truth.dropBelow(slot);
   }
 
   adopt(fixtures: ReadonlyMap<Pubkey, AccountState>): void {

@@ -1,0 +1,261 @@
+/**
+ * Ground truth of the world's swaps (`GET /__localnet/trades`): every swap a transaction makes is tracked while the
+ * transaction is assembled (pool, kind, trader, the reserve accounts it moves) and measured while its state change
+ * applies, so the recorded amounts are the exact reserve balance changes the chain applied, never the plan's. A swap in
+ * a failed transaction records what it tried. Records live by slot and are dropped with their blocks.
+ */
+import type { Pubkey } from "../chain/types.js";
+import type { Draft, WorldContext } from "./context.js";
+import { WSOL_MINT } from "./programs.js";
+import type { PumpCurve } from "./venues/pumpfun.js";
+import type { PumpSwapPool } from "./venues/pumpswap.js";
+import type { AmmV4Pool } from "./venues/raydium-amm-v4.js";
+import type { CpmmPool } from "./venues/raydium-cpmm.js";
+import type { ClmmPool } from "./venues/raydium-clmm.js";
+import type { DlmmPair } from "./venues/meteora-dlmm.js";
+import type { DammV1Pool } from "./venues/meteora-damm-v1.js";
+import type { DammV2Pool } from "./venues/meteora-damm-v2.js";
+import type { DbcPool } from "./venues/meteora-dbc.js";
+import type { PoolRef, PoolVenue, Side, SwapResult } from "./venues/types.js";
+import type { WorldState } from "./world-state.js";
+
+/** The pool kinds of the trade index, as `GET /__localnet/trades` names them. */
+export type SwapKind =
+  | "pump-bonding-curve"
+  | "pumpswap"
+  | "raydium-amm-v4"
+  | "raydium-cpmm"
+  | "raydium-clmm"
+  | "meteora-dlmm"
+  | "meteora-damm-v1"
+  | "meteora-damm-v2"
+  | "meteora-dbc";
+
+export interface TokenAmount {
+  mint: Pubkey;
+  /** raw integer, as a decimal string */
+  amount: string;
+}
+
+/** One swap as the chain executed it. */
+export interface TradeRecord {
+  signature: string;
+  slot: number;
+  /** index of the transaction in its block's `transactions` */
+  txIndex: number;
+  /** 0, 1, … among the swaps of the transaction, in instruction order */
+  ordinal: number;
+  pool: Pubkey;
+  kind: SwapKind;
+  wallet: Pubkey;
+  /** what the pool's reserves gained */
+  poolIn: TokenAmount;
+  /** what the pool's reserves lost */
+  poolOut: TokenAmount;
+  failed: boolean;
+}
+
+/** A reserve of a pool: a token account's amount, or (pump.fun's SOL side) an account's lamports. */
+export interface ReserveSide {
+  mint: Pubkey;
+  account: Pubkey;
+  lamports: boolean;
+}
+
+/** A pool or curve a swap trades against, as the venues model it. */
+export type SwapTarget =
+  | { kind: "pump-bonding-curve"; curve: PumpCurve }
+  | { kind: Exclude<SwapKind, "pump-bonding-curve">; pool: PoolRef };
+
+/** A swap tracked in a draft: its plan, and the reserve balances measured around its state change. */
+export interface SwapMark {
+  pool: Pubkey;
+  kind: SwapKind;
+  wallet: Pubkey;
+  sides: [ReserveSide, ReserveSide];
+  planned: { in: TokenAmount; out: TokenAmount } | null;
+  before: bigint[] | null;
+  after: bigint[] | null;
+}
+
+const token = (mint: Pubkey, account: Pubkey): ReserveSide => ({ mint, account, lamports: false });
+
+/** The two reserve accounts of a pool, by kind (VENUES.md: where each program keeps its liquidity). */
+export function reserveSides(target: SwapTarget): [ReserveSide, ReserveSide] {
+  if (target.kind === "pump-bonding-curve") {
+    const c = target.curve;
+    return [token(c.mint, c.ata), { mint: WSOL_MINT, account: c.address, lamports: true }];
+  }
+  const p = target.pool;
+  switch (target.kind) {
+    case "pumpswap": {
+      const s = p as unknown as PumpSwapPool;
+      return [token(s.baseMint, s.baseVault), token(s.quoteMint, s.quoteVault)];
+    }
+    case "raydium-amm-v4": {
+      const s = p as AmmV4Pool;
+      return [token(s.baseMint, s.coinVault), token(s.quoteMint, s.pcVault)];
+    }
+    case "raydium-cpmm": {
+      const s = p as CpmmPool;
+      return [token(s.token0, s.vault0), token(s.token1, s.vault1)];
+    }
+    case "raydium-clmm": {
+      const s = p as ClmmPool;
+      return [token(s.mint0, s.vault0), token(s.mint1, s.vault1)];
+    }
+    case "meteora-dlmm": {
+      const s = p as DlmmPair;
+      return [token(s.tokenX, s.reserveX), token(s.tokenY, s.reserveY)];
+    }
+    case "meteora-damm-v1": {
+      // The dynamic vaults' token accounts hold the liquidity (shared by every pool of the mint).
+      const s = p as DammV1Pool;
+      return [token(s.tokenA, s.aVault.tokenVault), token(s.tokenB, s.bVault.tokenVault)];
+    }
+    case "meteora-damm-v2": {
+      const s = p as DammV2Pool;
+      return [token(s.tokenA, s.vaultA), token(s.tokenB, s.vaultB)];
+    }
+    case "meteora-dbc": {
+      const s = p as DbcPool;
+      return [token(s.baseMint, s.baseVault), token(s.quoteMint, s.quoteVault)];
+    }
+  }
+}
+
+/** The trade index's kind of a world pool kind ("pumpfun" is the curve). */
+export function swapKindOf(kind: string): SwapKind {
+  return (kind === "pumpfun" ? "pump-bonding-curve" : kind) as SwapKind;
+}
+
+function measure(ctx: WorldContext, sides: ReserveSide[]): bigint[] {
+  return sides.map((s) => (s.lamports ? ctx.store.lamports(s.account) : (ctx.book.account(s.account)?.amount ?? 0n)));
+}
+
+/**
+ * Tracks the swap `run` adds to the draft: reserve balances are read just before and just after the state change of
+ * the instructions it adds. `planned` says what the swap tries (pool in, pool out), used when the transaction fails.
+ * Returns `run`'s result (null: nothing was added, nothing is tracked).
+ */
+export function trackSwap<R>(
+  ctx: WorldContext,
+  d: Draft,
+  target: SwapTarget,
+  wallet: Pubkey,
+  run: () => R | null,
+  planned: (result: R) => { inMint: Pubkey; inAmount: bigint; outMint: Pubkey; outAmount: bigint },
+): R | null {
+  const sides = reserveSides(target);
+  const mark: SwapMark = {
+    pool: target.kind === "pump-bonding-curve" ? target.curve.address : target.pool.address,
+    kind: target.kind,
+    wallet,
+    sides,
+    planned: null,
+    before: null,
+    after: null,
+  };
+  d.onApply(() => {
+    mark.before = measure(ctx, sides);
+  });
+  const result = run();
+  if (result === null) return null;
+  d.onApply(() => {
+    mark.after = measure(ctx, sides);
+  });
+  const p = planned(result);
+  mark.planned = { in: { mint: p.inMint, amount: p.inAmount.toString() }, out: { mint: p.outMint, amount: p.outAmount.toString() } };
+  d.swaps.push(mark);
+  return result;
+}
+
+/** A pump.fun buy (`amount` lamports at most) or sell (`amount` tokens), tracked for the ground truth. */
+export function trackCurveSwap(state: WorldState, d: Draft, curve: PumpCurve, wallet: Pubkey, side: Side, amount: bigint, fail: boolean): boolean {
+  const { pumpfun } = state;
+  const target = { kind: "pump-bonding-curve", curve } as const;
+  if (side === "buy") {
+    const r = trackSwap(state.ctx, d, target, wallet, () => pumpfun.buy(d, curve, wallet, amount, { fail }), (x) => ({ inMint: WSOL_MINT, inAmount: x.sol, outMint: curve.mint, outAmount: x.tokens }));
+    return r !== null;
+  }
+  const r = trackSwap(state.ctx, d, target, wallet, () => pumpfun.sell(d, curve, wallet, amount, { fail }), (x) => ({ inMint: curve.mint, inAmount: amount, outMint: WSOL_MINT, outAmount: x.sol }));
+  return r !== null;
+}
+
+/** A venue swap (`amount` quote atoms for a buy, base atoms for a sell), tracked for the ground truth. */
+export function trackPoolSwap(
+  state: WorldState,
+  d: Draft,
+  pool: PoolRef,
+  venue: PoolVenue,
+  wallet: Pubkey,
+  side: Side,
+  amount: bigint,
+  userBase: Pubkey,
+  userQuote: Pubkey,
+  fail: boolean,
+): SwapResult | null {
+  const target = { kind: swapKindOf(pool.kind), pool } as { kind: Exclude<ReturnType<typeof swapKindOf>, "pump-bonding-curve">; pool: PoolRef };
+  return trackSwap(state.ctx, d, target, wallet, () => venue.swap(d, pool, wallet, side, amount, userBase, userQuote, fail), (x) =>
+    side === "buy"
+      ? { inMint: pool.quoteMint, inAmount: x.quote, outMint: pool.baseMint, outAmount: x.base }
+      : { inMint: pool.baseMint, inAmount: x.base, outMint: pool.quoteMint, outAmount: x.quote },
+  );
+}
+
+/** The records of a transaction's tracked swaps, once it executed at `slot` as `txIndex` of its block. */
+export function tradeRecords(marks: readonly SwapMark[], tx: { signature: string; slot: number; txIndex: number; failed: boolean }): TradeRecord[] {
+  return marks.map((m, ordinal) => {
+    let poolIn = m.planned!.in;
+    let poolOut = m.planned!.out;
+    if (!tx.failed) {
+      if (!m.before || !m.after) throw new Error(`swap of ${m.pool} was not measured`);
+      const deltas = m.sides.map((_, i) => m.after![i]! - m.before![i]!);
+      const gained = deltas.findIndex((x) => x > 0n);
+      const lost = deltas.findIndex((x) => x < 0n);
+      if (gained < 0 || lost < 0) throw new Error(`swap of ${m.pool} moved no reserves (${deltas.join(", ")})`);
+      poolIn = { mint: m.sides[gained]!.mint, amount: deltas[gained]!.toString() };
+      poolOut = { mint: m.sides[lost]!.mint, amount: (-deltas[lost]!).toString() };
+    }
+    return { signature: tx.signature, slot: tx.slot, txIndex: tx.txIndex, ordinal, pool: m.pool, kind: m.kind, wallet: m.wallet, poolIn, poolOut, failed: tx.failed };
+  });
+}
+
+/** Trade records by slot, kept as long as the chain keeps the slot's block. */
+export class TradeTruth {
+  private readonly bySlot = new Map<number, TradeRecord[]>();
+  private readonly slots: number[] = [];
+
+  add(slot: number, records: TradeRecord[]): void {
+    if (records.length === 0) return;
+    let list = this.bySlot.get(slot);
+    if (!list) {
+      this.bySlot.set(slot, (list = []));
+      this.slots.push(slot);
+    }
+    list.push(...records);
+  }
+
+  /** Records of slots `from`..`to` (inclusive), by slot, tx index and ordinal. */
+  between(from: number, to: number): TradeRecord[] {
+    const out: TradeRecord[] = [];
+    for (const slot of this.slots) {
+      if (slot < from || slot > to) continue;
+      out.push(...this.bySlot.get(slot)!);
+    }
+    return out.sort((a, b) => a.slot - b.slot || a.txIndex - b.txIndex || a.ordinal - b.ordinal);
+  }
+
+  /** Forgets the slots below `slot` (their blocks were pruned). */
+  dropBelow(slot: number): void {
+    let n = 0;
+    while (n < this.slots.length && this.slots[n]! < slot) this.bySlot.delete(this.slots[n++]!);
+    if (n) this.slots.splice(0, n);
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const list of this.bySlot.values()) n += list.length;
+    return n;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The world's ground truth of trades (`GET /__localnet/trades`) against the chain it produced: every recorded swap's
+ * amounts are the reserve balance changes in its transaction's meta (getBlock json), failed swaps sit in failed
+ * transactions and move nothing; a few hundred slots hold the hard cases of the trade index (routed, same pool twice,
+ * failed, new pools of all nine kinds); and a mainnet-sized block on demand.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalnet, type Localnet } from "../../localnet/src/server.js";
+import type { WorldManifest } from "../../localnet/src/world/manifest.js";
+import type { TradeRecord } from "../../localnet/src/world/swap-truth.js";
+import { call } from "./helpers/local-chain.js";
+
+const SLOTS = 300;
+const KINDS = [
+  "pump-bonding-curve",
+  "pumpswap",
+  "raydium-amm-v4",
+  "raydium-cpmm",
+  "raydium-clmm",
+  "meteora-dlmm",
+  "meteora-damm-v1",
+  "meteora-damm-v2",
+  "meteora-dbc",
+];
+const JUPITER_V6 = "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4";
+const WSOL = "So11111111111111111111111111111111111111112";
+
+interface JsonTx {
+  transaction: { signatures: string[]; message: { accountKeys: string[]; instructions: { programIdIndex: number }[] } };
+  meta: {
+    err: unknown;
+    preBalances: number[];
+    postBalances: number[];
+    preTokenBalances: { accountIndex: number; mint: string; uiTokenAmount: { amount: string } }[];
+    postTokenBalances: { accountIndex: number; mint: string; uiTokenAmount: { amount: string } }[];
+    innerInstructions: { index: number; instructions: { programIdIndex: number; stackHeight: number }[] }[];
+  };
+}
+
+let net: Localnet;
+let trades: TradeRecord[];
+let manifest: WorldManifest;
+const blocks = new Map<number, { transactions: JsonTx[] }>();
+
+const admin = async (method: string, path: string) => {
+  const res = await fetch(`${net.rpcUrl}${path}`, { method });
+  return { status: res.status, json: (await res.json()) as any };
+};
+
+/** Reserve accounts of a pool from the manifest's `related` (the curve's SOL side is the curve account's lamports). */
+function reserveAccounts(kind: string, pool: string, related: Record<string, string>): { account: string; lamports: boolean }[] {
+  const t = (...names: string[]) => names.map((n) => ({ account: related[n]!, lamports: false }));
+  switch (kind) {
+    case "pumpfun":
+      return [{ account: related.associatedBondingCurve!, lamports: false }, { account: pool, lamports: true }];
+    case "pumpswap":
+      return t("poolBaseTokenAccount", "poolQuoteTokenAccount");
+    case "raydium-amm-v4":
+      return t("coinVault", "pcVault");
+    case "raydium-cpmm":
+      return t("token0Vault", "token1Vault");
+    case "raydium-clmm":
+      return t("tokenVault0", "tokenVault1");
+    case "meteora-dlmm":
+      return t("reserveX", "reserveY");
+    case "meteora-damm-v1":
+      return t("aTokenVault", "bTokenVault");
+    case "meteora-damm-v2":
+      return t("tokenAVault", "tokenBVault");
+    case "meteora-dbc":
+      return t("baseVault", "quoteVault");
+    default:
+      throw new Error(`unknown kind ${kind}`);
+  }
+}
+
+/** A reserve account's balance change in a transaction (null when the transaction created it). */
+function change(tx: JsonTx, r: { account: string; lamports: boolean }): { mint: string | null; delta: bigint } | null {
+  const i = tx.transaction.message.accountKeys.indexOf(r.account);
+  if (i < 0) return { mint: null, delta: 0n };
+  if (r.lamports) return { mint: WSOL, delta: BigInt(tx.meta.postBalances[i]!) - BigInt(tx.meta.preBalances[i]!) };
+  const pre = tx.meta.preTokenBalances.find((b) => b.accountIndex === i);
+  const post = tx.meta.postTokenBalances.find((b) => b.accountIndex === i);
+  if (!pre || !post) return null;
+  return { mint: post.mint, delta: BigInt(post.uiTokenAmount.amount) - BigInt(pre.uiTokenAmount.amount) };
+}
+
+beforeAll(async () => {
+  net = await startLocalnet({ port: 0, wsPort: 0, slotMs: 0, seed: 3, finalityDepth: 4 });
+  await net.advance(SLOTS + 3); // the last slots read are confirmed
+  trades = (await admin("GET", `/__localnet/trades?from=0&to=${SLOTS}`)).json.trades;
+  manifest = (await admin("GET", "/__localnet/world")).json;
+  for (const slot of new Set(trades.map((t) => t.slot))) {
+    const { result } = await call(net.rpcUrl, "getBlock", [slot, { encoding: "json", maxSupportedTransactionVersion: 0, rewards: false, commitment: "confirmed" }]);
+    blocks.set(slot, result);
+  }
+}, 240_000);
+
+afterAll(() => net.close());
+
+function poolIndex(): Map<string, { account: string; lamports: boolean }[]> {
+  const out = new Map<string, { account: string; lamports: boolean }[]>();
+  for (const token of manifest.tokens) for (const p of token.pools) out.set(p.address, reserveAccounts(p.kind, p.address, p.related));
+  return out;
+}
+
+describe("GET /__localnet/trades: the world's swaps as the chain executed them", () => {
+  it("given a few hundred slots, when the trades are read, then each names a transaction of its block at its index, ordered by slot, txIndex, ordinal", () => {
+    expect(trades.length).toBeGreaterThan(1000);
+    for (let i = 1; i < trades.length; i++) {
+      const [a, b] = [trades[i - 1]!, trades[i]!];
+      expect(a.slot < b.slot || (a.slot === b.slot && (a.txIndex < b.txIndex || (a.txIndex === b.txIndex && b.ordinal === a.ordinal + 1)))).toBe(true);
+    }
+    for (const t of trades) {
+      const tx = blocks.get(t.slot)!.transactions[t.txIndex]!;
+      expect(tx.transaction.signatures[0]).toBe(t.signature);
+      expect(KINDS).toContain(t.kind);
+      expect(tx.transaction.message.accountKeys).toContain(t.wallet);
+      expect(BigInt(t.poolIn.amount)).toBeGreaterThan(0n);
+      expect(BigInt(t.poolOut.amount)).toBeGreaterThan(0n);
+      expect(t.poolIn.mint).not.toBe(t.poolOut.mint);
+    }
+  });
+
+  it("given a non-failed swap of a pool swapped once in its transaction, then the pool's reserve accounts change by exactly poolIn and −poolOut in the meta", () => {
+    const reserves = poolIndex();
+    let checked = 0;
+    const checkedKinds = new Set<string>();
+    for (const t of trades) {
+      if (t.failed) continue;
+      const accounts = reserves.get(t.pool);
+      if (!accounts) continue; // the SOL/USDC pool is not under a token: checked below through its vault bytes
+      const siblings = trades.filter((o) => o.signature === t.signature && o !== t);
+      const shared = siblings.some((o) => o.pool === t.pool || (reserves.get(o.pool) ?? []).some((r) => accounts.some((a) => a.account === r.account)));
+      if (shared) continue;
+      const tx = blocks.get(t.slot)!.transactions[t.txIndex]!;
+      const changes = accounts.map((a) => change(tx, a));
+      if (changes.some((c) => c === null)) continue; // the transaction created the pool (a launch's dev buy)
+      const gained = changes.find((c) => c!.delta > 0n)!;
+      const lost = changes.find((c) => c!.delta < 0n)!;
+      expect({ mint: gained.mint, amount: gained.delta.toString() }).toEqual(t.poolIn);
+      expect({ mint: lost.mint, amount: (-lost.delta).toString() }).toEqual(t.poolOut);
+      checked++;
+      checkedKinds.add(t.kind);
+    }
+    expect(checked).toBeGreaterThan(800);
+    expect([...checkedKinds].sort()).toEqual([...KINDS].sort());
+  });
+
+  it("given the arbitrage on SOL/USDC, then its vaults (read from the pool's bytes) change by exactly the recorded amounts", async () => {
+    const pool = manifest.wellKnown.solUsdcPool!;
+    const info = (await call(net.rpcUrl, "getAccountInfo", [pool, { encoding: "base64" }])).result.value;
+    const data = Buffer.from(info.data[0], "base64");
+    const { encodeBase58 } = await import("../../localnet/src/chain/base58.js");
+    const vaults = [encodeBase58(data.subarray(137, 169)), encodeBase58(data.subarray(169, 201))];
+    const arbs = trades.filter((t) => t.pool === pool && !t.failed && trades.filter((o) => o.signature === t.signature).length === 1);
+    expect(arbs.length).toBeGreaterThan(20);
+    for (const t of arbs) {
+      const tx = blocks.get(t.slot)!.transactions[t.txIndex]!;
+      const changes = vaults.map((account) => change(tx, { account, lamports: false })!);
+      expect(changes.find((c) => c.mint === t.poolIn.mint)!.delta).toBe(BigInt(t.poolIn.amount));
+      expect(changes.find((c) => c.mint === t.poolOut.mint)!.delta).toBe(-BigInt(t.poolOut.amount));
+    }
+  });
+
+  it("given a failed swap, then its transaction has meta.err set and none of the pool's reserves change", () => {
+    const reserves = poolIndex();
+    const failed = trades.filter((t) => t.failed);
+    expect(failed.length).toBeGreaterThan(5);
+    for (const t of failed) {
+      const tx = blocks.get(t.slot)!.transactions[t.txIndex]!;
+      expect(tx.meta.err).not.toBeNull();
+      for (const a of reserves.get(t.pool) ?? []) expect(change(tx, a)?.delta ?? 0n).toBe(0n);
+    }
+    const ok = trades.filter((t) => !t.failed);
+    for (const t of ok) expect(blocks.get(t.slot)!.transactions[t.txIndex]!.meta.err).toBeNull();
+  });
+
+  it("a range over 5,000 slots, a reversed or a missing bound is 400; 5,000 slots is accepted", async () => {
+    expect((await admin("GET", "/__localnet/trades?from=0&to=4999")).status).toBe(200);
+    expect((await admin("GET", "/__localnet/trades?from=0&to=5000")).status).toBe(400);
+    expect((await admin("GET", "/__localnet/trades?from=10&to=9")).status).toBe(400);
+    expect((await admin("GET", "/__localnet/trades?from=1")).status).toBe(400);
+    expect((await admin("GET", "/__localnet/trades?from=-1&to=3")).status).toBe(400);
+  });
+});
