@@ -98,6 +98,12 @@ beforeAll(async () => {
 
 afterAll(() => net.close());
 
+function groupBySignature(list: TradeRecord[]): Map<string, TradeRecord[]> {
+  const out = new Map<string, TradeRecord[]>();
+  for (const t of list) out.set(t.signature, [...(out.get(t.signature) ?? []), t]);
+  return out;
+}
+
 function poolIndex(): Map<string, { account: string; lamports: boolean }[]> {
   const out = new Map<string, { account: string; lamports: boolean }[]>();
   for (const token of manifest.tokens) for (const p of token.pools) out.set(p.address, reserveAccounts(p.kind, p.address, p.related));
@@ -174,6 +180,74 @@ describe("GET /__localnet/trades: the world's swaps as the chain executed them",
     }
     const ok = trades.filter((t) => !t.failed);
     for (const t of ok) expect(blocks.get(t.slot)!.transactions[t.txIndex]!.meta.err).toBeNull();
+  });
+
+  it("given the world's traffic, then Jupiter routes CPI into two or three pools of different kinds at stack height 2, some of them failed", () => {
+    const bySignature = groupBySignature(trades);
+    let routed = 0;
+    let threeLegs = 0;
+    let failedRoutes = 0;
+    for (const [, group] of bySignature) {
+      const t = group[0]!;
+      const tx = blocks.get(t.slot)!.transactions[t.txIndex]!;
+      const keys = tx.transaction.message.accountKeys;
+      const routeIndex = tx.transaction.message.instructions.findIndex((ix) => keys[ix.programIdIndex] === JUPITER_V6);
+      if (routeIndex < 0) continue;
+      routed++;
+      expect(group.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(group.map((g) => g.pool)).size).toBe(group.length);
+      if (group.length === 3) threeLegs++;
+      if (t.failed) {
+        failedRoutes++;
+        expect(tx.meta.err).toEqual({ InstructionError: [routeIndex, { Custom: 6001 }] });
+        continue;
+      }
+      // Each leg's pool program is invoked by the route (stack height 2), in leg order.
+      const inner = tx.meta.innerInstructions.find((i) => i.index === routeIndex)!;
+      const legPrograms = inner.instructions.filter((i) => i.stackHeight === 2 && keys[i.programIdIndex] !== JUPITER_V6).map((i) => keys[i.programIdIndex]);
+      expect(legPrograms).toHaveLength(group.length);
+      // Consecutive legs chain: what one pool paid out is what the next took in (same mint).
+      for (let i = 1; i < group.length; i++) expect(group[i]!.poolIn.mint).toBe(group[i - 1]!.poolOut.mint);
+    }
+    expect(routed).toBeGreaterThan(20);
+    expect(threeLegs).toBeGreaterThan(2);
+    expect(failedRoutes).toBeGreaterThan(0);
+  });
+
+  it("given the world's traffic, then some transactions carry several top-level swap instructions, and some swap the same pool twice with two exact records", () => {
+    const bySignature = groupBySignature(trades);
+    let multi = 0;
+    let samePool = 0;
+    for (const [, group] of bySignature) {
+      if (group.length < 2) continue;
+      const t = group[0]!;
+      const tx = blocks.get(t.slot)!.transactions[t.txIndex]!;
+      const keys = tx.transaction.message.instructions.map((ix) => tx.transaction.message.accountKeys[ix.programIdIndex]);
+      if (keys.includes(JUPITER_V6)) continue;
+      multi++;
+      if (group[0]!.pool !== group[1]!.pool) continue;
+      samePool++;
+      expect(group.map((g) => g.ordinal)).toEqual([0, 1]);
+      if (t.failed) continue;
+      // Two swaps of one pool: the reserves' net change in the meta is the sum of the two records.
+      const accounts = poolIndex().get(t.pool);
+      if (!accounts) continue;
+      const net = new Map<string, bigint>();
+      for (const g of group) {
+        net.set(g.poolIn.mint, (net.get(g.poolIn.mint) ?? 0n) + BigInt(g.poolIn.amount));
+        net.set(g.poolOut.mint, (net.get(g.poolOut.mint) ?? 0n) - BigInt(g.poolOut.amount));
+      }
+      for (const a of accounts) {
+        const c = change(tx, a)!;
+        expect(c.delta).toBe(net.get(c.mint!) ?? 0n);
+      }
+    }
+    expect(multi).toBeGreaterThan(20);
+    expect(samePool).toBeGreaterThan(5);
+  });
+
+  it("given a few hundred slots, then the world dropped no transaction", () => {
+    expect((net.world as unknown as { errors: string[] }).errors).toEqual([]);
   });
 
   it("a range over 5,000 slots, a reversed or a missing bound is 400; 5,000 slots is accepted", async () => {

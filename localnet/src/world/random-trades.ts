@@ -114,7 +114,7 @@ export class RandomTrades {
   }
 
   /** A holder account of `mint` owned by one of our trading wallets, not delegated, with a balance. */
-  private pickSeller(rng: Rng, mint: Pubkey): { owner: Pubkey; amount: bigint } | null {
+  pickSeller(rng: Rng, mint: Pubkey): { owner: Pubkey; amount: bigint } | null {
     // Reservoir sample over the mint's accounts: wallet-owned ATAs only (vaults, the incinerator and delegated accounts never sell).
     let chosen: { owner: Pubkey; amount: bigint } | null = null;
     let seen = 0;

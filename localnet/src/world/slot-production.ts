@@ -9,6 +9,7 @@ import type { Draft } from "./context.js";
 import { signatureFor } from "./core/keys.js";
 import type { Rng } from "./core/rng.js";
 import { RandomTrades } from "./random-trades.js";
+import { RoutedTrades } from "./routed-trades.js";
 import { arbTx, launchTx, migrateTx } from "./slot-transactions.js";
 import { TradeTruth, tradeRecords } from "./swap-truth.js";
 import { executeTx } from "./tx/builder.js";
@@ -40,6 +41,9 @@ export class SlotProducer {
   readonly truth = new TradeTruth();
   private readonly rng: Rng;
   private readonly trades: RandomTrades;
+  private readonly routed: RoutedTrades;
+  /** Its own stream, so the routed traffic never shifts the draws of the life stream. */
+  private readonly routesRng: Rng;
   private nextLaunchSlot: number;
   private launches = 0;
   private readonly usedNames = new Set<string>();
@@ -49,6 +53,8 @@ export class SlotProducer {
     this.rng = state.ctx.rng("life");
     this.nextLaunchSlot = 20 + this.rng.int(0, 15);
     this.trades = new RandomTrades(state);
+    this.routed = new RoutedTrades(state, this.trades);
+    this.routesRng = state.ctx.rng("routes");
   }
 
   /** Mutates the world for the ledger's slot and returns the slot's transactions. */
@@ -113,6 +119,11 @@ export class SlotProducer {
         break;
       }
     }
+    // The trade index's hard cases: Jupiter routes over two or three pools, multi-swap transactions, a pool swapped twice.
+    const routes = this.routesRng;
+    if (routes.chance(0.4)) run(this.routed.route(routes));
+    if (routes.chance(0.18)) run(this.routed.multi(routes, false));
+    if (routes.chance(0.15)) run(this.routed.multi(routes, true));
     this.markCompletedCurves();
     return txs;
   }
