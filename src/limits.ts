@@ -141,4 +141,24 @@ export const limits = {
   },
   /** How long a mint's registry rows are reused before D1 is asked again (ms): a newly registered pool is used within this. */
   registryMemoMs: 5000,
+
+  // ---- trade index reads (routes/trend.ts, routes/trades.ts, routes/ohlcv.ts) ----
+  /** Trend: `hour` 1..24 (the cron keeps one precomputed row per window hour, migrations/0002 `trend_windows`). */
+  trendMaxHour: 24,
+  /** Trend: `limit` 1..100 (a `trend_windows` row holds at most 100 ranked entries). */
+  trendMaxLimit: 100,
+  /** Trend: how long an answer (per hour and limit) is reused from the Cache API (s); the cron rewrites rows about once a minute. */
+  trendCacheSeconds: 5,
+  /** Trades: page size 1..100, 50 when not given. */
+  tradesMaxLimit: 100,
+  tradesDefaultLimit: 50,
+  /** OHLCV: candles per answer 1..1000, 300 when not given (GeckoTerminal's defaults and cap are 100 / 1000). */
+  ohlcvMaxLimit: 1000,
+  ohlcvDefaultLimit: 300,
+  /**
+   * OHLCV: bucket rows read per request, at most. A candle needs up to interval / bucket rows (15m: 15, 1d: 24), so a
+   * large limit on those intervals is cut here (the oldest candles are left out); 5,000 compact rows decode well
+   * within the Workers 10 ms CPU budget.
+   */
+  ohlcvMaxBucketRows: 5000,
 } as const;

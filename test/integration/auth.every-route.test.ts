@@ -31,7 +31,7 @@ async function badKeyCases(): Promise<[string, (path: string) => [string, Record
 
 describe("every keyed route refuses bad keys the same way", () => {
   it("the app serves the routes the spec names (the list below is not empty by accident)", () => {
-    for (const path of ["/api/v1/price", "/api/v1/venue-a", "/api/v1/venue-b", "/api/v1/venue-c", "/api/v1/venue-d", "/api/v1/overview"]) {
+    for (const path of ["/api/v1/price", "/api/v1/venue-a", "/api/v1/venue-b", "/api/v1/venue-c", "/api/v1/venue-d", "/api/v1/overview", "/api/v1/trend", "/api/v1/trades", "/api/v1/ohlcv"]) {
       expect(keyedRestRoutes).toContain(path);
     }
   });
@@ -40,7 +40,8 @@ describe("every keyed route refuses bad keys the same way", () => {
     const cases = await badKeyCases();
     const bodies = new Set<string>();
     for (const route of keyedRestRoutes) {
-      for (const path of [route, `${route}?ca=${wsol}`]) {
+      // With parameters the route would accept (the trade-index routes read D1 only: a good key would get a 200)
+      for (const path of [route, `${route}?ca=${wsol}`, `${route}?ca=${wsol}&hour=1&limit=1&interval=1m`]) {
         for (const [name, make] of cases) {
           const [url, headers] = make(path);
           const res = await SELF.fetch(`${base}${url}`, { headers });

@@ -17,7 +17,10 @@ beforeAll(async () => {
   doc = (await res.json()) as Json;
 });
 
-const restErrorStatuses = ["400", "401", "404", "413", "414", "500", "503", "504"];
+/** Every /api/v1 route answers these; the chain-reading ones (price, overview) also 404 and 503, the trade-index ones read D1 only. */
+const restErrorStatuses = ["400", "401", "413", "414", "500", "504"];
+const chainErrorStatuses = ["404", "503"];
+const tradeIndexPaths = ["/api/v1/trend", "/api/v1/trades", "/api/v1/ohlcv"];
 
 describe("GET /openapi.json", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
@@ -47,6 +50,7 @@ describe("GET /openapi.json", () => {
         "get /api/v1/price",
         ...["venue-a", "venue-b", "venue-c", "venue-d", "pumpfun", "raydium", "meteora", "pumpswap"].map((v) => `get /api/v1/${v}`),
         "get /api/v1/overview",
+        ...tradeIndexPaths.map((p) => `get ${p}`),
         "post /rpc",
         "get /rpc",
         "get /openapi.json",
@@ -56,13 +60,30 @@ describe("GET /openapi.json", () => {
 
   it("documents the query parameters of every REST route", () => {
     const params = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Json[]).map((p) => [p.name, p]));
-    for (const path of Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/") && p !== "/api/v1/overview")) {
+    const pricePaths = Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/") && p !== "/api/v1/overview" && !tradeIndexPaths.includes(p));
+    for (const path of pricePaths) {
       expect(params(path).ca, path).toMatchObject({ in: "query", required: true, schema: { type: "string" } });
       expect(params(path).poolId, path).toMatchObject({ in: "query", required: false, schema: { type: "string" } });
     }
     expect(Object.keys(params("/api/v1/overview"))).toEqual(["ca"]);
-    // /api/v1/trend, when it exists, takes hour and limit
-    if (doc.paths["/api/v1/trend"]) expect(Object.keys(params("/api/v1/trend")).sort()).toEqual(["hour", "limit"]);
+    // The trade-index routes: integers are digit strings in the query, required where the route cannot do without them
+    const integer = { type: "string", pattern: "^[0-9]{1,15}$" };
+    expect(params("/api/v1/trend")).toEqual({
+      hour: expect.objectContaining({ in: "query", required: true, schema: integer }),
+      limit: expect.objectContaining({ in: "query", required: true, schema: integer }),
+    });
+    expect(Object.fromEntries(Object.entries(params("/api/v1/trades")).map(([name, p]) => [name, p.required]))).toEqual({ ca: false, wallet: false, limit: false, cursor: false });
+    expect(Object.fromEntries(Object.entries(params("/api/v1/ohlcv")).map(([name, p]) => [name, p.required]))).toEqual({
+      ca: true,
+      interval: true,
+      from: false,
+      to: false,
+      limit: false,
+      currency: false,
+      fillEmpty: false,
+    });
+    expect(params("/api/v1/ohlcv").interval.schema).toMatchObject({ type: "string", enum: ["1m", "5m", "15m", "1h", "4h", "1d"] });
+    expect(params("/api/v1/ohlcv").currency.schema).toMatchObject({ type: "string", enum: ["usd", "sol"] });
   });
 
   it("documents the key: header x-api-key, Authorization Bearer and query x-api-key, required on /api/* and /rpc only", () => {
@@ -82,17 +103,18 @@ describe("GET /openapi.json", () => {
   it("documents every error each route answers, with the spec's envelope on REST and JSON-RPC bodies on /rpc", () => {
     for (const path of Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/"))) {
       const responses = doc.paths[path].get.responses as Json;
-      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(["200", ...restErrorStatuses]));
-      for (const status of restErrorStatuses) {
+      const statuses = tradeIndexPaths.includes(path) ? restErrorStatuses : [...restErrorStatuses, ...chainErrorStatuses];
+      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(["200", ...statuses]));
+      for (const status of statuses) {
         expect(responses[status].content["application/json"].schema, `${path} ${status}`).toEqual({ $ref: "#/components/schemas/ErrorEnvelope" });
         for (const example of Object.values(responses[status].content["application/json"].examples as Json)) {
           expect(example.value.error.code, `${path} ${status}`).toBe(Number(status));
         }
       }
-      // The validation hook's message for a missing ca is the one params.ts always gave
-      expect(Object.values(responses["400"].content["application/json"].examples as Json).map((e) => e.value.error.message)).toContain(
-        "Missing required query parameter: ca",
-      );
+      // The validation hook's message for a missing required parameter is the one params.ts always gave for ca
+      const messages = Object.values(responses["400"].content["application/json"].examples as Json).map((e) => e.value.error.message);
+      const required = (doc.paths[path].get.parameters as Json[]).filter((p) => p.required).map((p) => p.name as string);
+      expect(messages, path).toContain(`Missing required query parameter: ${required.includes("ca") ? "ca" : (required[0] ?? "ca or wallet")}`);
     }
     expect(Object.keys(doc.paths["/rpc"].post.responses)).toEqual(expect.arrayContaining(["200", "204", "401", "405", "413", "415", "500", "504"]));
     expect(Object.keys(doc.paths["/rpc"].get.responses)).toEqual(expect.arrayContaining(["101", "401", "405", "503"]));
