@@ -17,7 +17,8 @@ import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from ".
 import { reservePrice, toHumanPrice } from "./pool-price";
 import { decodeMint, readVaultAmount } from "../solana/accounts/spl-token";
 import { DEPEG_PRECISION, DEPEG_TYPE, depegStakeAccountAddress, stakePoolVirtualPrice } from "./stake-pool-price";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapReservesReader } from "./types";
+import { accountsAt, instructionTag } from "./instruction-tag";
 import type { PoolAdapter } from "./pool-adapter";
 import { dexOfPoolKind } from "./pool-kinds";
 
@@ -280,4 +281,36 @@ export const meteoraDammV1PoolAdapter: PoolAdapter = {
     const price = priceFromMeteoraDammV1Pool(pool, accounts, decimalsOf);
     return { kind: "priced", price, related };
   },
+};
+
+/**
+ * The pool of a swap (dynamic_amm 0.5.2 IDL: pool 0, a/b token vault 5/6) and, as its reserves, the two dynamic vaults'
+ * token accounts: the pool owns vault LP shares, so its swaps show as what those token accounts gain and lose. Mints
+ * come from the token balances.
+ */
+export const meteoraDammV1SwapReserves: SwapReservesReader = (data, key, count) => {
+  if (count < 13 || instructionTag(data) !== "f8c69e91e17587c8") return undefined;
+  const at = accountsAt(key, [0, 5, 6]);
+  if (!at) return undefined;
+  const [pool, aTokenVault, bTokenVault] = at as [Address, Address, Address];
+  return { kind: "meteora-damm-v1", pool, reserves: [{ account: aTokenVault, mint: undefined }, { account: bTokenVault, mint: undefined }], order: "given" };
+};
+
+/** Pool initialisations (dynamic_amm 0.5.2 IDL) → positions of [pool, mint a, mint b, a vault, b vault, a vault lp, b vault lp]. */
+const dammV1PoolCreations = new Map<string, number[]>([
+  ["4d55b29d3230d47e", [0, 2, 3, 4, 5, 8, 9]], // initialize_permissioned_pool
+  ["76ad299dad486167", [0, 2, 3, 4, 5, 10, 11]], // initialize_permissionless_pool
+  ["06874493e552a971", [0, 2, 3, 4, 5, 10, 11]], // initialize_permissionless_pool_with_fee_tier
+  ["9118acc2db7d03be", [0, 2, 3, 4, 5, 10, 11]], // initialize_customizable_permissionless_constant_product_pool
+  ["07a68aabceabecf4", [0, 3, 4, 5, 6, 11, 12]], // initialize_permissionless_constant_product_pool_with_config
+  ["3095dc823d0b09b2", [0, 3, 4, 5, 6, 11, 12]], // initialize_permissionless_constant_product_pool_with_config2
+]);
+
+/** A pool initialisation → a created pool, with the vault accounts its pricer reads first. */
+export const meteoraDammV1PoolLifecycle: PoolLifecycleReader = (data, key) => {
+  const positions = dammV1PoolCreations.get(instructionTag(data));
+  const at = positions && accountsAt(key, positions);
+  if (!at) return [];
+  const [pool, mintA, mintB, aVault, bVault, aVaultLp, bVaultLp] = at as [Address, Address, Address, Address, Address, Address, Address];
+  return [{ type: "create", kind: "meteora-damm-v1", pool, mints: [mintA, mintB], related: { aVault, bVault, aVaultLp, bVaultLp } }];
 };

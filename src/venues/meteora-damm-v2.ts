@@ -11,8 +11,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
 import { AccountDecodeError } from "../solana/accounts/decode-error";
 import { reservePrice, sqrtPriceX64Price } from "./pool-price";
-import type { DecimalsOf, PoolCandidate, PoolPrice, SwapPoolReader } from "./types";
-import { instructionTag } from "./instruction-tag";
+import type { DecimalsOf, PoolCandidate, PoolPrice, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DAMM_V2_PROGRAM_ADDRESS };
@@ -184,4 +184,29 @@ export const meteoraDammV2SwapPool: SwapPoolReader = (data, key) => {
   const [pool, vaultA, vaultB, mintA, mintB] = [key(1), key(4), key(5), key(6), key(7)];
   if (!pool || !vaultA || !vaultB || !mintA || !mintB) return undefined;
   return { address: pool, kind: "meteora-damm-v2", baseMint: mintA, quoteMint: mintB, related: { vaultA, vaultB } };
+};
+
+/** The pool and vaults of swap / swap2 (cp_amm 0.2.0 IDL): pool 1, token_a/b vault 4/5, token_a/b mint 6/7. */
+export const meteoraDammV2SwapReserves: SwapReservesReader = (data, key, count) => {
+  if (count < 8 || !dammV2Swaps.has(instructionTag(data))) return undefined;
+  const at = accountsAt(key, [1, 4, 5, 6, 7]);
+  if (!at) return undefined;
+  const [pool, vaultA, vaultB, mintA, mintB] = at as [Address, Address, Address, Address, Address];
+  return { kind: "meteora-damm-v2", pool, reserves: [{ account: vaultA, mint: mintA }, { account: vaultB, mint: mintB }], order: "given" };
+};
+
+/** Pool initialisations (cp_amm 0.2.0 IDL) → positions of [pool, mint a, mint b, vault a, vault b]. */
+const dammV2PoolCreations = new Map<string, number[]>([
+  ["5fb40aac54aee828", [6, 8, 9, 10, 11]], // initialize_pool
+  ["14a1f118bdddb402", [5, 7, 8, 9, 10]], // initialize_customizable_pool
+  ["955248c5fdfc440f", [7, 9, 10, 11, 12]], // initialize_pool_with_dynamic_config
+]);
+
+/** A pool initialisation → a created pool. */
+export const meteoraDammV2PoolLifecycle: PoolLifecycleReader = (data, key) => {
+  const positions = dammV2PoolCreations.get(instructionTag(data));
+  const at = positions && accountsAt(key, positions);
+  if (!at) return [];
+  const [pool, mintA, mintB, vaultA, vaultB] = at as [Address, Address, Address, Address, Address];
+  return [{ type: "create", kind: "meteora-damm-v2", pool, mints: [mintA, mintB], related: { vaultA, vaultB } }];
 };

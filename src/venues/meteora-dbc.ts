@@ -13,8 +13,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, sortedMintBytes } from "./pda";
 import { sqrtPriceX64Price } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
-import { instructionTag } from "./instruction-tag";
+import type { DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
 export { METEORA_DBC_PROGRAM_ADDRESS };
@@ -152,4 +152,50 @@ export const meteoraDbcSwapPool: SwapPoolReader = (data, key) => {
   const [config, pool, baseMint, quoteMint] = [key(1), key(2), key(7), key(8)];
   if (!config || !pool || !baseMint || !quoteMint) return undefined;
   return { address: pool, kind: "meteora-dbc", baseMint, quoteMint, related: { config } };
+};
+
+/** The pool and vaults of swap / swap2 (DBC IDL 0.1.6): pool 2, base/quote vault 5/6, base/quote mint 7/8. */
+export const meteoraDbcSwapReserves: SwapReservesReader = (data, key, count) => {
+  if (count < 9 || !dbcSwaps.has(instructionTag(data))) return undefined;
+  const at = accountsAt(key, [2, 5, 6, 7, 8]);
+  if (!at) return undefined;
+  const [pool, baseVault, quoteVault, baseMint, quoteMint] = at as [Address, Address, Address, Address, Address];
+  return { kind: "meteora-dbc", pool, reserves: [{ account: baseVault, mint: baseMint }, { account: quoteVault, mint: quoteMint }], order: "given" };
+};
+
+/**
+ * DBC IDL 0.1.6: initialize_virtual_pool_with_spl_token / _with_token2022 (config 0, base/quote mint 3/4, pool 5) → a
+ * created pool; migrate_meteora_damm (virtual_pool 0, damm pool 4, token a/b mint 7/8, a/b vault 9/10, a/b vault lp
+ * 15/16) and migration_damm_v2 (virtual_pool 0, damm pool 4, base/quote mint 13/14, token a/b vault 15/16) → the curve
+ * migrated and the DAMM pool it created (token a = the curve's base).
+ */
+export const meteoraDbcPoolLifecycle: PoolLifecycleReader = (data, key, count) => {
+  const tag = instructionTag(data);
+  if ((tag === "8c55d7b06636684f" || tag === "a976334e916edc9b") && count >= 6) {
+    const at = accountsAt(key, [0, 3, 4, 5]);
+    if (!at) return [];
+    const [config, baseMint, quoteMint, pool] = at as [Address, Address, Address, Address];
+    return [{ type: "create", kind: "meteora-dbc", pool, mints: [baseMint, quoteMint], related: { config } }];
+  }
+  if (tag === "1b013016b43f76d9" && count >= 17) {
+    const at = accountsAt(key, [0, 2, 4, 7, 8, 9, 10, 15, 16]);
+    if (!at) return [];
+    const [virtualPool, config, pool, mintA, mintB, aVault, bVault, aVaultLp, bVaultLp] = at as [Address, Address, Address, Address, Address, Address, Address, Address, Address];
+    const related: Record<string, Address> = { aVault, bVault, aVaultLp, bVaultLp };
+    return [
+      { type: "migrate", kind: "meteora-dbc", pool: virtualPool, mints: [mintA, mintB], related: { config } as Record<string, Address> },
+      { type: "create", kind: "meteora-damm-v1", pool, mints: [mintA, mintB], related },
+    ];
+  }
+  if (tag === "9ca9e66735e45040" && count >= 17) {
+    const at = accountsAt(key, [0, 2, 4, 13, 14, 15, 16]);
+    if (!at) return [];
+    const [virtualPool, config, pool, baseMint, quoteMint, vaultA, vaultB] = at as [Address, Address, Address, Address, Address, Address, Address];
+    const related: Record<string, Address> = { vaultA, vaultB };
+    return [
+      { type: "migrate", kind: "meteora-dbc", pool: virtualPool, mints: [baseMint, quoteMint], related: { config } as Record<string, Address> },
+      { type: "create", kind: "meteora-damm-v2", pool, mints: [baseMint, quoteMint], related },
+    ];
+  }
+  return [];
 };

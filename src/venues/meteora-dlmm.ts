@@ -14,8 +14,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u16Le } from "./pda";
 import { netOfFees, toHumanPrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
-import { instructionTag } from "./instruction-tag";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DLMM_PROGRAM_ADDRESS };
@@ -195,4 +195,34 @@ export const meteoraDlmmSwapPool: SwapPoolReader = (data, key) => {
   const [pair, reserveX, reserveY, mintX, mintY] = [key(0), key(2), key(3), key(6), key(7)];
   if (!pair || !reserveX || !reserveY || !mintX || !mintY) return undefined;
   return { address: pair, kind: "meteora-dlmm", baseMint: mintX, quoteMint: mintY, related: { reserveX, reserveY } };
+};
+
+/**
+ * The pair and reserves of swap, swap2, swap_exact_out(2), swap_with_price_impact(2) (dlmm-sdk IDL 0.12.0): lb_pair 0,
+ * reserve_x/y 2/3, token_x/y mint 6/7.
+ */
+export const meteoraDlmmSwapReserves: SwapReservesReader = (data, key, count) => {
+  if (count < 8 || !dlmmSwaps.has(instructionTag(data))) return undefined;
+  const at = accountsAt(key, [0, 2, 3, 6, 7]);
+  if (!at) return undefined;
+  const [pair, reserveX, reserveY, mintX, mintY] = at as [Address, Address, Address, Address, Address];
+  return { kind: "meteora-dlmm", pool: pair, reserves: [{ account: reserveX, mint: mintX }, { account: reserveY, mint: mintY }], order: "given" };
+};
+
+/** Pair initialisations (dlmm-sdk IDL 0.12.0) → first account position of [lb_pair, mint x, mint y, reserve x, reserve y]. */
+const dlmmPairCreations = new Map<string, number[]>([
+  ["2d9aedd2dd0fa65c", [0, 2, 3, 4, 5]], // initialize_lb_pair
+  ["493b2478ed536cc6", [0, 2, 3, 4, 5]], // initialize_lb_pair2
+  ["2e2729876fb7c840", [0, 2, 3, 4, 5]], // initialize_customizable_permissionless_lb_pair
+  ["f349817e3313f16b", [0, 2, 3, 4, 5]], // initialize_customizable_permissionless_lb_pair2
+  ["6c66d555fb033515", [1, 3, 4, 5, 6]], // initialize_permission_lb_pair
+]);
+
+/** A pair initialisation → a created pool. */
+export const meteoraDlmmPoolLifecycle: PoolLifecycleReader = (data, key) => {
+  const positions = dlmmPairCreations.get(instructionTag(data));
+  const at = positions && accountsAt(key, positions);
+  if (!at) return [];
+  const [pair, mintX, mintY, reserveX, reserveY] = at as [Address, Address, Address, Address, Address];
+  return [{ type: "create", kind: "meteora-dlmm", pool: pair, mints: [mintX, mintY], related: { reserveX, reserveY } }];
 };

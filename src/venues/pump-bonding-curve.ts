@@ -10,7 +10,8 @@ import { assertAccountShape, type AccountBytes } from "../solana/accounts/accoun
 import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda } from "./pda";
 import { reservePrice } from "./pool-price";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapReservesReader } from "./types";
+import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { PUMP_PROGRAM_ADDRESS };
@@ -139,3 +140,77 @@ export const pumpBondingCurveAdapter = definePoolAdapter({
   required: requiredAccountsForPumpBondingCurve,
   price: priceFromPumpBondingCurve,
 });
+
+/** buy, buy_exact_sol_in, sell: mint 2, bonding_curve 3, associated_bonding_curve 4 (pump IDL, pump-public-docs @1b822158). */
+const pumpLegacySwaps = new Set(["66063d1201daebea", "38fc74089edfcd5f", "33e685a4017f83ad"]);
+/** buy_v2, sell_v2, buy_exact_quote_in_v2: base/quote mint 1/2, bonding_curve 10, associated base/quote bonding curve 11/12. */
+const pumpV2Swaps = new Set(["b817ee6167c5d33d", "5df6823ce7e940b2", "c2ab1c46684d5b2f"]);
+
+/**
+ * The curve and reserves of a pump.fun swap: the curve's token account and, for SOL-paired curves, the curve's own
+ * lamports (v2 instructions with quote mint wSOL move native SOL too, BUY.md / SELL.md); otherwise its quote token account.
+ */
+export const pumpBondingCurveSwapReserves: SwapReservesReader = (data, key, count) => {
+  const tag = instructionTag(data);
+  if (pumpLegacySwaps.has(tag) && count >= 7) {
+    const at = accountsAt(key, [2, 3, 4]);
+    if (!at) return undefined;
+    const [mint, curve, curveTokens] = at as [Address, Address, Address];
+    return { kind: "pump-bonding-curve", pool: curve, reserves: [{ account: curveTokens, mint }, { account: curve, mint: WSOL_MINT, lamports: true }], order: "given" };
+  }
+  if (pumpV2Swaps.has(tag) && count >= 14) {
+    const at = accountsAt(key, [1, 2, 10, 11, 12]);
+    if (!at) return undefined;
+    const [baseMint, quoteMint, curve, curveBase, curveQuote] = at as [Address, Address, Address, Address, Address];
+    const quote = quoteMint === WSOL_MINT ? { account: curve, mint: WSOL_MINT, lamports: true } : { account: curveQuote, mint: quoteMint };
+    return { kind: "pump-bonding-curve", pool: curve, reserves: [{ account: curveBase, mint: baseMint }, quote], order: "given" };
+  }
+  return undefined;
+};
+
+/**
+ * create / create_v2 (mint 0, bonding_curve 2) → a created curve; migrate (mint 2, bonding_curve 3, pool 9, pool
+ * base/quote token account 17/18) and migrate_v2 (base/quote mint 2/3, bonding_curve 4, pool 10, vaults 17/18) → the
+ * curve migrated and the canonical PumpSwap pool it created.
+ */
+export const pumpBondingCurvePoolLifecycle: PoolLifecycleReader = (data, key, count) => {
+  const tag = instructionTag(data);
+  const related = requiredAccountsForPumpBondingCurve();
+  if ((tag === "181ec828051c0777" || tag === "d6904cec5f8b31b4") && count >= 3) {
+    const at = accountsAt(key, [0, 2]);
+    if (!at) return [];
+    const [mint, curve] = at as [Address, Address];
+    return [{ type: "create", kind: "pump-bonding-curve", pool: curve, mints: [mint, WSOL_MINT], related }];
+  }
+  const v2 = tag === "bbcb121fceedfe29";
+  if ((tag === "9beae792ec9ea21e" || v2) && count >= 19) {
+    const at = accountsAt(key, v2 ? [2, 3, 4, 10, 17, 18] : [2, 14, 3, 9, 17, 18]);
+    if (!at) return [];
+    const [baseMint, quoteMint, curve, pool, baseVault, quoteVault] = at as [Address, Address, Address, Address, Address, Address];
+    return [
+      { type: "migrate", kind: "pump-bonding-curve", pool: curve, mints: [baseMint, quoteMint], related },
+      { type: "create", kind: "pumpswap", pool, mints: [baseMint, quoteMint], related: { baseVault, quoteVault } },
+    ];
+  }
+  return [];
+};
+
+/** Anchor self-CPI event prefix (EVENT_IX_TAG, LE) followed by the TradeEvent discriminator. */
+const PUMP_TRADE_EVENT_PREFIX = getBase16Encoder().encode("e445a52e51cb9a1dbddb7fd34ee661ee");
+
+/**
+ * The pump TradeEvent a swap emits as a self-CPI (instruction data = prefix ‖ borsh): mint @16, sol_amount u64 @48,
+ * token_amount @56, is_buy @64. sol_amount is what the curve's lamports gained (buy) or lost (sell) — a sell pays out
+ * with direct lamport debits, which no CPI shows. Undefined when `data` is not such an event (or is truncated).
+ */
+export function decodePumpTradeEventInstruction(data: Uint8Array): { mint: Address; solAmount: bigint; tokenAmount: bigint; isBuy: boolean } | undefined {
+  if (data.length < 65) return undefined;
+  for (let i = 0; i < PUMP_TRADE_EVENT_PREFIX.length; i++) if (data[i] !== PUMP_TRADE_EVENT_PREFIX[i]) return undefined;
+  const u64 = getU64Decoder();
+  return {
+    mint: getAddressDecoder().decode(data, 16),
+    solAmount: u64.decode(data, 48),
+    tokenAmount: u64.decode(data, 56),
+    isBuy: data[64] === 1,
+  };
+}

@@ -22,8 +22,8 @@ import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
 import { memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
-import { instructionTag } from "./instruction-tag";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { PUMP_AMM_PROGRAM_ADDRESS };
@@ -184,4 +184,22 @@ export const pumpSwapSwapPool: SwapPoolReader = (data, key) => {
   const [pool, baseMint, quoteMint, baseVault, quoteVault] = [key(0), key(3), key(4), key(7), key(8)];
   if (!pool || !baseMint || !quoteMint || !baseVault || !quoteVault) return undefined;
   return { address: pool, kind: "pumpswap", baseMint, quoteMint, related: { baseVault, quoteVault } };
+};
+
+/** The pool and vaults of buy / sell / buy_exact_quote_in (pump_amm IDL, pump-public-docs @1b822158): pool 0, base/quote mint 3/4, vaults 7/8. */
+export const pumpSwapSwapReserves: SwapReservesReader = (data, key, count) => {
+  if (count < 9 || !pumpSwapSwaps.has(instructionTag(data))) return undefined;
+  const at = accountsAt(key, [0, 7, 8, 3, 4]);
+  if (!at) return undefined;
+  const [pool, baseVault, quoteVault, baseMint, quoteMint] = at as [Address, Address, Address, Address, Address];
+  return { kind: "pumpswap", pool, reserves: [{ account: baseVault, mint: baseMint }, { account: quoteVault, mint: quoteMint }], order: "given" };
+};
+
+/** create_pool (e992d18ecf6840bc): pool 0, base/quote mint 3/4, pool base/quote token account 9/10 → a created pool. */
+export const pumpSwapPoolLifecycle: PoolLifecycleReader = (data, key, count) => {
+  if (count < 11 || instructionTag(data) !== "e992d18ecf6840bc") return [];
+  const at = accountsAt(key, [0, 3, 4, 9, 10]);
+  if (!at) return [];
+  const [pool, baseMint, quoteMint, baseVault, quoteVault] = at as [Address, Address, Address, Address, Address];
+  return [{ type: "create", kind: "pumpswap", pool, mints: [baseMint, quoteMint], related: { baseVault, quoteVault } }];
 };

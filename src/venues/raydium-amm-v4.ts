@@ -11,7 +11,8 @@ import { addressBytes, findPda } from "./pda";
 import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
+import type { PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, SwapReservesReader } from "./types";
+import { accountsAt } from "./instruction-tag";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
 export { RAYDIUM_AMM_V4_PROGRAM_ADDRESS };
@@ -128,4 +129,31 @@ export const raydiumAmmV4SwapPool: SwapPoolReader = (data, key, count, mintOf) =
   const pcMint = pcVault && mintOf(pcVault);
   if (!amm || !coinVault || !pcVault || !coinMint || !pcMint) return undefined;
   return { address: amm, kind: "raydium-amm-v4", baseMint: coinMint, quoteMint: pcMint, related: { coinVault, pcVault } };
+};
+
+/**
+ * The pool and vaults (coin, pc) a swap_base_in / swap_base_out (tags 9 / 11; 17 accounts, or 18 with the deprecated
+ * target_orders) or swap_base_in_v2 / swap_base_out_v2 (tags 16 / 17, 8 accounts) trades against (raydium-amm 0.3.1).
+ */
+export const raydiumAmmV4SwapReserves: SwapReservesReader = (data, key, count) => {
+  const tag = data[0];
+  let positions: number[];
+  if ((tag === 9 || tag === 11) && data.length >= 17 && (count === 17 || count === 18)) {
+    const shift = count === 18 ? 1 : 0;
+    positions = [1, 4 + shift, 5 + shift];
+  } else if ((tag === 16 || tag === 17) && data.length >= 17 && count >= 8) positions = [1, 3, 4];
+  else return undefined;
+  const at = accountsAt(key, positions);
+  if (!at) return undefined;
+  const [pool, coinVault, pcVault] = at as [Address, Address, Address];
+  return { kind: "raydium-amm-v4", pool, reserves: [{ account: coinVault, mint: undefined }, { account: pcVault, mint: undefined }], order: "given" };
+};
+
+/** initialize2 (tag 1): amm 4, coin mint 8, pc mint 9, coin vault 10, pc vault 11 → a created pool. */
+export const raydiumAmmV4PoolLifecycle: PoolLifecycleReader = (data, key, count) => {
+  if (data[0] !== 1 || count < 12) return [];
+  const at = accountsAt(key, [4, 8, 9, 10, 11]);
+  if (!at) return [];
+  const [pool, coinMint, pcMint, coinVault, pcVault] = at as [Address, Address, Address, Address, Address];
+  return [{ type: "create", kind: "raydium-amm-v4", pool, mints: [coinMint, pcMint], related: { coinVault, pcVault } }];
 };

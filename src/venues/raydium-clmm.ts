@@ -11,8 +11,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { netOfFees, sqrtPriceX64Price } from "./pool-price";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
-import { instructionTag } from "./instruction-tag";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CLMM_PROGRAM_ADDRESS };
@@ -140,4 +140,33 @@ export const raydiumClmmSwapPool: SwapPoolReader = (data, key, count, mintOf) =>
   const outMint = tag === clmmSwapV2 ? key(12) : mintOf(outputVault);
   if (!inMint || !outMint) return undefined;
   return { address: pool, kind: "raydium-clmm", baseMint: inMint, quoteMint: outMint, related: { inputVault, outputVault } };
+};
+
+/**
+ * The pool and vaults of swap (pool 2, input/output vault 5/6; mints from the token balances) and swap_v2 (+ input/output
+ * vault mint 11/12) (raydium-clmm amm_v3 0.1.0 IDL). Listed by direction; the pool orders its mints by bytes.
+ * swap_router_base_in names its pools in remaining accounts and is not read.
+ */
+export const raydiumClmmSwapReserves: SwapReservesReader = (data, key, count) => {
+  const tag = instructionTag(data);
+  const v2 = tag === clmmSwapV2 && count >= 13;
+  if (!v2 && !(tag === clmmSwap && count >= 10)) return undefined;
+  const at = accountsAt(key, [2, 5, 6]);
+  if (!at) return undefined;
+  const [pool, inputVault, outputVault] = at as [Address, Address, Address];
+  return {
+    kind: "raydium-clmm",
+    pool,
+    reserves: [{ account: inputVault, mint: v2 ? key(11) : undefined }, { account: outputVault, mint: v2 ? key(12) : undefined }],
+    order: "mint-bytes",
+  };
+};
+
+/** create_pool (e992d18ecf6840bc): pool 2, token_mint_0/1 3/4, token_vault_0/1 5/6 → a created pool. */
+export const raydiumClmmPoolLifecycle: PoolLifecycleReader = (data, key, count) => {
+  if (count < 7 || instructionTag(data) !== "e992d18ecf6840bc") return [];
+  const at = accountsAt(key, [2, 3, 4, 5, 6]);
+  if (!at) return [];
+  const [pool, mint0, mint1, vault0, vault1] = at as [Address, Address, Address, Address, Address];
+  return [{ type: "create", kind: "raydium-clmm", pool, mints: [mint0, mint1], related: { vault0, vault1 } }];
 };

@@ -12,8 +12,8 @@ import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader } from "./types";
-import { instructionTag } from "./instruction-tag";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwapPoolReader, SwapReservesReader } from "./types";
+import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CPMM_PROGRAM_ADDRESS };
@@ -141,4 +141,25 @@ export const raydiumCpmmSwapPool: SwapPoolReader = (data, key) => {
   const [pool, inVault, outVault, inMint, outMint] = [key(3), key(6), key(7), key(10), key(11)];
   if (!pool || !inVault || !outVault || !inMint || !outMint) return undefined;
   return { address: pool, kind: "raydium-cpmm", baseMint: inMint, quoteMint: outMint, related: { inVault, outVault } };
+};
+
+/**
+ * The pool and vaults of swap_base_input / swap_base_output (raydium-cp-swap 0.2.0 IDL): pool 3, input/output vault
+ * 6/7, input/output mint 10/11. Listed by direction; the pool orders its mints by bytes (token0 < token1).
+ */
+export const raydiumCpmmSwapReserves: SwapReservesReader = (data, key, count) => {
+  if (count < 12 || !cpmmSwaps.has(instructionTag(data))) return undefined;
+  const at = accountsAt(key, [3, 6, 7, 10, 11]);
+  if (!at) return undefined;
+  const [pool, inVault, outVault, inMint, outMint] = at as [Address, Address, Address, Address, Address];
+  return { kind: "raydium-cpmm", pool, reserves: [{ account: inVault, mint: inMint }, { account: outVault, mint: outMint }], order: "mint-bytes" };
+};
+
+/** initialize (afaf6d1f0d989bed): pool 3, token_0/1 mint 4/5, token_0/1 vault 10/11 → a created pool. */
+export const raydiumCpmmPoolLifecycle: PoolLifecycleReader = (data, key, count) => {
+  if (count < 12 || instructionTag(data) !== "afaf6d1f0d989bed") return [];
+  const at = accountsAt(key, [3, 4, 5, 10, 11]);
+  if (!at) return [];
+  const [pool, mint0, mint1, vault0, vault1] = at as [Address, Address, Address, Address, Address];
+  return [{ type: "create", kind: "raydium-cpmm", pool, mints: [mint0, mint1], related: { vault0, vault1 } }];
 };

@@ -60,3 +60,51 @@ export interface PoolPrice {
 /** Addresses a pool needs read to be priced, keyed by role; the same keys name the accounts passed back. */
 export type RelatedAddresses<K extends string> = { readonly [role in K]: Address };
 export type RelatedAccounts<K extends string> = { readonly [role in K]: AccountBytes };
+
+/** One reserve of a pool as a swap instruction names it: a token account (vault), or an account's own lamports. */
+export interface SwapReserve {
+  readonly account: Address;
+  /** the reserve's mint when the instruction names it; otherwise the transaction's token balances tell */
+  readonly mint: Address | undefined;
+  /** the reserve is the account's native lamports (pump.fun curve), not a token amount */
+  readonly lamports?: boolean;
+}
+
+/**
+ * A swap instruction's pool and its two reserves. `order` says how the pool orders its pair: "given" = [base side,
+ * quote side] as listed; "mint-bytes" = the pool sorts its mints (token0 < token1 by raw bytes) and the instruction
+ * lists them by direction (input, output).
+ */
+export interface SwapReserves {
+  readonly kind: PoolKind;
+  readonly pool: Address;
+  readonly reserves: readonly [SwapReserve, SwapReserve];
+  readonly order: "given" | "mint-bytes";
+}
+
+/**
+ * Reads a venue's swap instruction by its account positions (VENUES.md): the pool and its reserves, or undefined when
+ * the instruction is not a swap of a shape it knows. `key(i)` is the instruction's i-th account, `count` how many.
+ */
+export type SwapReservesReader = (
+  data: Uint8Array,
+  key: (position: number) => Address | undefined,
+  count: number,
+) => SwapReserves | undefined;
+
+/** A pool life event read from one instruction, the pair in the pool's own order (base side, quote side). */
+export interface PoolLifecycle {
+  readonly type: "create" | "migrate" | "graduate";
+  readonly kind: PoolKind;
+  readonly pool: Address;
+  readonly mints: readonly [Address, Address];
+  /** what the pool's swap readers / pricer read besides the pool, by role */
+  readonly related: Record<string, Address>;
+}
+
+/** Reads the pool events (create, migrate) an instruction of the venue's program stands for; [] for any other instruction. */
+export type PoolLifecycleReader = (
+  data: Uint8Array,
+  key: (position: number) => Address | undefined,
+  count: number,
+) => PoolLifecycle[];

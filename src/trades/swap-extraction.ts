@@ -1,0 +1,307 @@
+/**
+ * Swaps and pool events of one transaction, read from its instructions and balances alone (no I/O).
+ *
+ * A swap is one swap instruction of one of the nine venues (top level or CPI, any depth) against one pool. Its amounts
+ * are what the pool's reserves gained and lost:
+ * - a reserve that only this swap names in the transaction: the meta's post − pre balance (token amount, or lamports
+ *   for a pump.fun curve), less what visible instructions outside the swap moved (a create that minted the curve's
+ *   supply or funded its rent in the same transaction). That is exact, Token-2022 transfer fees included;
+ * - a reserve several swaps name (one pool swapped twice, routes): the transfers inside each swap's own CPI subtree,
+ *   and for a pump.fun curve's lamports the TradeEvent the swap emitted (a sell debits the curve without any CPI).
+ * Base and quote are ranked (pair-orientation.ts); "buy" = base left the pool. Failed transactions give nothing; a
+ * malformed instruction is skipped and never makes the whole transaction throw.
+ */
+import type { Address } from "@solana/kit";
+import { PUMP_PROGRAM_ADDRESS, WELL_KNOWN_DECIMALS, WSOL_MINT } from "../solana/well-known";
+import { decodePumpTradeEventInstruction } from "../venues/pump-bonding-curve";
+import type { PoolLifecycle, SwapReserves } from "../venues/types";
+import { base58Bytes, compareAddressBytes } from "./instruction-data";
+import { flattenInstructions, type FlatInstruction } from "./instruction-tree";
+import type { JsonTokenBalance, JsonTransaction } from "./json-transaction";
+import { baseSideOf } from "./pair-orientation";
+import { venueInstructionReaders } from "./pool-legs";
+import { reserveMovements, type ReserveMovement } from "./reserve-movements";
+import type { PoolEvent, PoolSwap } from "./trade";
+
+export interface TradePlace {
+  slot: number;
+  blockTime: number | null;
+  txIndex: number;
+}
+
+/** The swaps and pool events of `tx` (signature = its first signature), in execution order. Never throws. */
+export function extractTrades(tx: JsonTransaction, at: TradePlace): { swaps: PoolSwap[]; events: PoolEvent[] } {
+  const swaps: PoolSwap[] = [];
+  const events: PoolEvent[] = [];
+  try {
+    readTransaction(tx, at, swaps, events);
+  } catch {
+    // input malformed beyond what the readers check: keep what was read before it
+  }
+  return { swaps, events };
+}
+
+interface FoundSwap {
+  readonly at: number;
+  readonly reserves: SwapReserves;
+}
+
+interface TokenBalance {
+  pre?: bigint;
+  post?: bigint;
+  mint?: string;
+  decimals?: number;
+  owner?: string;
+}
+
+/** One reserve, as the pool saw it in one swap. */
+interface Leg {
+  readonly mint: string;
+  readonly decimals: number;
+  /** + = into the pool */
+  readonly delta: bigint;
+}
+
+function readTransaction(tx: JsonTransaction, place: TradePlace, swaps: PoolSwap[], events: PoolEvent[]): void {
+  if (typeof tx !== "object" || tx === null) return;
+  const meta = tx.meta;
+  if (typeof meta !== "object" || meta === null || (meta.err !== null && meta.err !== undefined)) return;
+  const message = tx.transaction?.message;
+  if (!message || !Array.isArray(message.accountKeys)) return;
+  const loaded = meta.loadedAddresses;
+  const keys: string[] =
+    loaded && (loaded.writable?.length || loaded.readonly?.length)
+      ? [...message.accountKeys, ...(loaded.writable ?? []), ...(loaded.readonly ?? [])]
+      : message.accountKeys;
+  if (!keys.some((k) => venueInstructionReaders.has(k))) return;
+
+  const flat = flattenInstructions(tx);
+  const found: FoundSwap[] = [];
+  const lifecycles: { at: number; event: PoolLifecycle }[] = [];
+  for (let i = 0; i < flat.length; i++) {
+    const { instruction } = flat[i]!;
+    const readers = venueInstructionReaders.get(keys[instruction.programIdIndex]!);
+    const accounts = instruction.accounts;
+    if (!readers || !Array.isArray(accounts)) continue;
+    const data = base58Bytes(instruction.data);
+    if (!data) continue;
+    const key = (position: number): Address | undefined => {
+      const index = accounts[position];
+      return typeof index === "number" ? (keys[index] as Address | undefined) : undefined;
+    };
+    try {
+      const reserves = readers.swapReserves(data, key, accounts.length);
+      if (reserves) found.push({ at: i, reserves });
+      else for (const event of readers.lifecycle(data, key, accounts.length)) lifecycles.push({ at: i, event });
+    } catch {
+      // a truncated or inconsistent instruction: not a swap we can read
+    }
+  }
+  if (found.length === 0 && lifecycles.length === 0) return;
+  const signature = typeof tx.transaction.signatures?.[0] === "string" ? tx.transaction.signatures[0] : "";
+  if (found.length > 0) readSwaps(tx, keys, flat, found, place, signature, swaps);
+  pushEvents(lifecycles, place, signature, events);
+}
+
+function readSwaps(
+  tx: JsonTransaction,
+  keys: readonly string[],
+  flat: readonly FlatInstruction[],
+  found: readonly FoundSwap[],
+  place: TradePlace,
+  signature: string,
+  swaps: PoolSwap[],
+): void {
+  const meta = tx.meta!;
+  const keyIndex = new Map<string, number>();
+  for (let i = keys.length - 1; i >= 0; i--) keyIndex.set(keys[i]!, i);
+  const tokens = tokenBalances(meta.preTokenBalances, meta.postTokenBalances);
+
+  // which swaps name each reserve account
+  const reserveIndexes: ([number, number] | undefined)[] = found.map(({ reserves }) => {
+    const a = keyIndex.get(reserves.reserves[0].account);
+    const b = keyIndex.get(reserves.reserves[1].account);
+    return a === undefined || b === undefined || a === b ? undefined : [a, b];
+  });
+  const namedBy = new Map<number, number>();
+  for (const pair of reserveIndexes) for (const account of pair ?? []) namedBy.set(account, (namedBy.get(account) ?? 0) + 1);
+  const movements = reserveMovements(flat, keys, new Set(namedBy.keys()));
+  const ownerDeltas = lazy(() => deltasByOwnerAndMint(tokens));
+
+  for (let s = 0; s < found.length; s++) {
+    const pair = reserveIndexes[s];
+    if (!pair) continue;
+    const { at, reserves } = found[s]!;
+    const end = flat[at]!.end;
+    const legs: Leg[] = [];
+    for (let r = 0; r < 2; r++) {
+      const reserve = reserves.reserves[r]!;
+      const account = pair[r]!;
+      const balance = tokens.get(account);
+      const mint = reserve.lamports ? WSOL_MINT : (balance?.mint ?? reserve.mint);
+      if (!mint || (reserve.mint && balance?.mint && reserve.mint !== balance.mint)) break;
+      const decimals = reserve.lamports ? 9 : (balance?.decimals ?? decimalsOfMint(tokens, mint));
+      if (decimals === undefined) break;
+      const metaDelta = reserve.lamports ? lamportDelta(meta.preBalances, meta.postBalances, account) : tokenDelta(balance);
+      const where = { account, lamports: reserve.lamports === true };
+      let delta: bigint;
+      if (namedBy.get(account) === 1 && metaDelta !== undefined) delta = metaDelta - moved(movements, where, at, end, false);
+      else if (reserve.lamports) delta = pumpEventLamports(flat, keys, at, end, legs[0]?.mint) ?? moved(movements, where, at, end, true);
+      else delta = moved(movements, where, at, end, true);
+      legs.push({ mint, decimals, delta });
+    }
+    if (legs.length !== 2) continue;
+    let own = legs as [Leg, Leg];
+    if (reserves.order === "mint-bytes" && compareAddressBytes(own[0].mint, own[1].mint) > 0) own = [own[1], own[0]];
+    const baseSide = baseSideOf(own[0].mint, own[1].mint);
+    const base = own[baseSide];
+    const quote = own[1 - baseSide]!;
+    if (base.mint === quote.mint || base.delta === 0n || quote.delta === 0n || base.delta > 0n === quote.delta > 0n) continue;
+    swaps.push({
+      slot: place.slot,
+      txIndex: place.txIndex,
+      ordinal: swaps.length,
+      signature,
+      blockTime: place.blockTime,
+      pool: reserves.pool,
+      kind: reserves.kind,
+      baseMint: base.mint,
+      quoteMint: quote.mint,
+      side: base.delta < 0n ? "buy" : "sell",
+      baseAmount: base.delta < 0n ? -base.delta : base.delta,
+      quoteAmount: quote.delta < 0n ? -quote.delta : quote.delta,
+      baseDecimals: base.decimals,
+      quoteDecimals: quote.decimals,
+      wallet: walletOf(tx, keys, ownerDeltas, base, quote),
+    });
+  }
+}
+
+/** Pool events in execution order, each pool's event of a type once (a migrate names the pool its CPI also creates). */
+function pushEvents(lifecycles: readonly { at: number; event: PoolLifecycle }[], place: TradePlace, signature: string, events: PoolEvent[]): void {
+  const seen = new Set<string>();
+  for (const { event } of lifecycles) {
+    const id = `${event.type} ${event.kind} ${event.pool}`;
+    if (seen.has(id) || event.mints[0] === event.mints[1]) continue;
+    seen.add(id);
+    const baseSide = baseSideOf(event.mints[0], event.mints[1]);
+    events.push({
+      slot: place.slot,
+      txIndex: place.txIndex,
+      ordinal: events.length,
+      signature,
+      type: event.type,
+      pool: event.pool,
+      kind: event.kind,
+      baseMint: event.mints[baseSide],
+      quoteMint: event.mints[1 - baseSide]!,
+      related: { ...event.related },
+    });
+  }
+}
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+const DIGITS = /^[0-9]{1,30}$/;
+
+function amountOf(balance: JsonTokenBalance): bigint | undefined {
+  const amount = balance.uiTokenAmount?.amount;
+  return typeof amount === "string" && DIGITS.test(amount) ? BigInt(amount) : undefined;
+}
+
+/** Token balances by account index, pre and post (an account absent before was created in the transaction: 0). */
+function tokenBalances(pre: readonly JsonTokenBalance[] | null | undefined, post: readonly JsonTokenBalance[] | null | undefined): Map<number, TokenBalance> {
+  const byAccount = new Map<number, TokenBalance>();
+  const add = (list: readonly JsonTokenBalance[] | null | undefined, when: "pre" | "post") => {
+    if (!Array.isArray(list)) return;
+    for (const b of list) {
+      if (typeof b !== "object" || b === null || typeof b.accountIndex !== "number") continue;
+      const amount = amountOf(b);
+      if (amount === undefined) continue;
+      let entry = byAccount.get(b.accountIndex);
+      if (!entry) byAccount.set(b.accountIndex, (entry = {}));
+      entry[when] = amount;
+      if (typeof b.mint === "string") entry.mint = b.mint;
+      const decimals = b.uiTokenAmount.decimals;
+      if (typeof decimals === "number" && Number.isInteger(decimals) && decimals >= 0 && decimals <= 255) entry.decimals = decimals;
+      if (typeof b.owner === "string") entry.owner = b.owner;
+    }
+  };
+  add(pre, "pre");
+  add(post, "post");
+  return byAccount;
+}
+
+function tokenDelta(balance: TokenBalance | undefined): bigint | undefined {
+  if (!balance || (balance.pre === undefined && balance.post === undefined)) return undefined;
+  return (balance.post ?? 0n) - (balance.pre ?? 0n);
+}
+
+function lamportDelta(pre: readonly number[] | null | undefined, post: readonly number[] | null | undefined, account: number): bigint | undefined {
+  const before = Array.isArray(pre) ? pre[account] : undefined;
+  const after = Array.isArray(post) ? post[account] : undefined;
+  if (!Number.isSafeInteger(before) || !Number.isSafeInteger(after)) return undefined;
+  return BigInt(after!) - BigInt(before!);
+}
+
+function decimalsOfMint(tokens: ReadonlyMap<number, TokenBalance>, mint: string): number | undefined {
+  for (const b of tokens.values()) if (b.mint === mint && b.decimals !== undefined) return b.decimals;
+  return WELL_KNOWN_DECIMALS.get(mint as Address);
+}
+
+/** What visible instructions moved in or out of the reserve, inside the swap's CPI subtree [at, end) or outside it. */
+function moved(movements: readonly ReserveMovement[], reserve: { account: number; lamports: boolean }, at: number, end: number, inside: boolean): bigint {
+  let sum = 0n;
+  for (const m of movements) {
+    if (m.account !== reserve.account || m.lamports !== reserve.lamports) continue;
+    if ((m.at > at && m.at < end) === inside) sum += m.amount;
+  }
+  return sum;
+}
+
+/** The curve's lamport change a pump swap reports in its TradeEvent self-CPI (for the swap's mint), if it emitted one. */
+function pumpEventLamports(flat: readonly FlatInstruction[], keys: readonly string[], at: number, end: number, mint: string | undefined): bigint | undefined {
+  for (let i = at + 1; i < end; i++) {
+    const { instruction } = flat[i]!;
+    if (keys[instruction.programIdIndex] !== PUMP_PROGRAM_ADDRESS) continue;
+    const data = base58Bytes(instruction.data);
+    const event = data && decodePumpTradeEventInstruction(data);
+    if (event && event.mint === mint) return event.isBuy ? event.solAmount : -event.solAmount;
+  }
+  return undefined;
+}
+
+/** owner → mint → token balance change, over the transaction's token balances. */
+function deltasByOwnerAndMint(tokens: ReadonlyMap<number, TokenBalance>): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const b of tokens.values()) {
+    if (!b.owner || !b.mint) continue;
+    const id = `${b.owner} ${b.mint}`;
+    out.set(id, (out.get(id) ?? 0n) + (b.post ?? 0n) - (b.pre ?? 0n));
+  }
+  return out;
+}
+
+/**
+ * The signer on the other side of the pool: the one whose base-token balance (else quote-token balance, or lamports
+ * for a SOL quote) moved opposite to the pool's; the fee payer when there is one signer or it stays unclear.
+ */
+function walletOf(tx: JsonTransaction, keys: readonly string[], ownerDeltas: () => Map<string, bigint>, base: Leg, quote: Leg): string {
+  const payer = keys[0] ?? "";
+  const signerCount = tx.transaction.message.header?.numRequiredSignatures;
+  if (typeof signerCount !== "number" || signerCount <= 1) return payer;
+  const signers = keys.slice(0, signerCount);
+  const opposite = (delta: bigint | undefined, pool: bigint) => delta !== undefined && delta !== 0n && delta > 0n !== pool > 0n;
+  const byBase = signers.filter((s) => opposite(ownerDeltas().get(`${s} ${base.mint}`), base.delta));
+  if (byBase.length === 1) return byBase[0]!;
+  const meta = tx.meta!;
+  const byQuote = signers.filter(
+    (s, i) =>
+      opposite(ownerDeltas().get(`${s} ${quote.mint}`), quote.delta) ||
+      (quote.mint === WSOL_MINT && opposite(lamportDelta(meta.preBalances, meta.postBalances, i), quote.delta)),
+  );
+  return byQuote.length === 1 ? byQuote[0]! : payer;
+}
