@@ -2,6 +2,8 @@
 export interface Env {
   API_KEYS: KVNamespace;
   DB: D1Database;
+  /** Slot ranges for the trade index's consumers; optional: without it the cron ingests every range itself. */
+  INGEST_QUEUE?: Queue<import("./trades/ingest-queue").IngestRangeMessage>;
   UPSTREAM_RPC_URL: string;
   /** Optional per-attempt upstream timeout (ms); default `limits.upstreamAttemptTimeoutMs`. */
   UPSTREAM_ATTEMPT_TIMEOUT_MS?: string;

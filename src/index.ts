@@ -1,19 +1,20 @@
 import { buildApp } from "./app";
 import type { Env } from "./env";
-import { servicesOf } from "./services";
-import { ingestRecentBlocks } from "./pool-registry/block-ingest";
+import { consumeTradeIndexQueue, runTradeIndexCron } from "./trades/trade-index-jobs";
+import type { IngestRangeMessage } from "./trades/ingest-queue";
 
 const app = buildApp();
 
 export default {
   fetch: app.fetch,
-  /** Cron: learn the pools that trade now (the registry behind non-derivable pool kinds). */
+  /** Cron: the trade index (blocks since the last run → trades, buckets, pool registry, trend windows). */
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-    ctx.waitUntil(
-      ingestRecentBlocks(env.DB, servicesOf(env).upstream).then(
-        (report) => console.log(JSON.stringify({ level: "info", cron: "pools", ...report })),
-        (err: unknown) => console.error(JSON.stringify({ level: "error", cron: "pools", error: err instanceof Error ? err.message : String(err) })),
-      ),
+    await runTradeIndexCron(env, ctx).catch((err: unknown) =>
+      console.error(JSON.stringify({ level: "error", cron: "trade-index", error: err instanceof Error ? err.message : String(err) })),
     );
   },
-} satisfies ExportedHandler<Env>;
+  /** Queue: slot ranges handed out by the cron when more blocks wait than one run takes. */
+  async queue(batch: MessageBatch<IngestRangeMessage>, env: Env, ctx: ExecutionContext): Promise<void> {
+    await consumeTradeIndexQueue(batch, env, ctx);
+  },
+} satisfies ExportedHandler<Env, IngestRangeMessage>;

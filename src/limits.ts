@@ -104,10 +104,37 @@ export const limits = {
   overviewHoldersTtlMs: 30_000,
   /** Overview: owners classified (read) in rank order, at most; 2 getMultipleAccounts pages, one batched request. */
   overviewMaxOwnersClassified: 200,
-  /** Cron: blocks read per run, in parallel pages of this many; past this lag it jumps to the tip. */
-  cronMaxBlocks: 40,
-  cronBlockConcurrency: 8,
-  cronMaxLagSlots: 2000,
+  /**
+   * Trade index (src/trades/ingest-*.ts; budget and retention reasoned in docs/indexing.md). Mainnet makes ~150 slots a
+   * minute: more than `inlineMaxSlots` waiting goes to the queue in ranges of `rangeSlots`.
+   */
+  tradeIngest: {
+    /** getBlock calls in flight per range (one page is stored in one D1 batch) */
+    blockConcurrency: 8,
+    /** slots per range (a queue message); ~8 s of mainnet blocks, a few MB of JSON each */
+    rangeSlots: 20,
+    /** at most this many waiting slots are ingested inside the cron run; more go to the queue */
+    inlineMaxSlots: 64,
+    /** slots handed out per run at most (mainnet catches up ~80× faster than it produces) */
+    maxSlotsPerRun: 12_000,
+    /** the first run (or a restarted chain) starts this many slots back (~1 min at 400 ms) */
+    initialSlots: 150,
+    /** behind by more than this (25 h of slots at 400 ms), the older slots are given up (logged): trend needs 24 h */
+    maxCatchUpSlots: 225_000,
+    /** a pending range untouched this long (lost message, dead consumer) is handed out again */
+    staleRangeMs: 120_000,
+    maxRedispatchPerRun: 200,
+    /** after this many attempts, blocks of a range that still cannot be read are recorded and skipped */
+    maxRangeAttempts: 5,
+    /** symbols read from the chain per trend run (new mints only; the rest come from D1) */
+    symbolReadsPerRun: 300,
+    /** retention: trades (per mint / per wallet pages), minute and hour buckets, the ingested-block guard, failure records */
+    tradeRetentionMs: 2 * 3_600_000,
+    minuteBucketRetentionMs: 48 * 3_600_000,
+    hourBucketRetentionMs: 30 * 24 * 3_600_000,
+    blockRetentionMs: 48 * 3_600_000,
+    failureRetentionMs: 7 * 24 * 3_600_000,
+  },
   /** API keys validated in this isolate are trusted this long before KV is read again (ms); bounds revocation delay. */
   authCacheMs: 5000,
   /** Every REST request answers within this (ms), else 504. Above one upstream attempt (5 s) with a retry, below Cloudflare's 100 s proxy limit. */

@@ -17,6 +17,18 @@ export const WSOL_MINT = address("So11111111111111111111111111111111111111112");
 export const USDC_MINT = address("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 export const USDT_MINT = address("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB");
 
+/**
+ * Mints left out of trend: what tokens are bought with (wSOL and the dollar stablecoins USDC, USDT, USD1, PYUSD), not
+ * what trends.
+ */
+export const trendExcludedMints: readonly Address[] = [
+  WSOL_MINT,
+  USDC_MINT,
+  USDT_MINT,
+  address("USD1ttGY1N17NEEHLmELoaybftRBUSErhqYiQzvEmuB"),
+  address("2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo"),
+];
+
 /** Decimals of the quote mints, so that pricing against them needs no mint account read. */
 export const WELL_KNOWN_DECIMALS: ReadonlyMap<Address, number> = new Map<Address, number>([
   [WSOL_MINT, 9],

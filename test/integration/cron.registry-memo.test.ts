@@ -3,12 +3,11 @@
  * rows of a mint are memoised `limits.registryMemoMs` — so a pool that reaches the registry (the cron; under `npm start`
  * scripts/lib/cron-driver.ts drives it, as wrangler dev fires no cron) prices its token within that time.
  */
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { limits } from "../../src/limits";
 import { newApiKey } from "../helpers/keys";
+import { ingestUntil } from "../helpers/trade-index";
 import { getJson } from "../helpers/http";
 import { advance, world } from "../helpers/localnet";
 import type { WorldManifest } from "../../localnet/src/world/manifest";
@@ -20,11 +19,6 @@ beforeAll(async () => {
   manifest = await world();
 });
 
-async function runCron() {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
 
 const price = (mint: string) => getJson<{ pool?: string; error?: { code: number } }>(`/api/v1/price?ca=${mint}`, { headers: { "x-api-key": key } });
 const registryOnlyKinds = new Set(["raydium-amm-v4", "meteora-dbc"]);
@@ -39,7 +33,7 @@ describe("cron → registry → price, within the registry memo", () => {
 
     // When blocks of swaps happen and the scheduled handler runs (the 404s' registry memo is still young)
     await advance(60);
-    await runCron();
+    await ingestUntil();
     const cronDone = Date.now();
     const { results } = await env.DB.prepare("SELECT address FROM pools").all<{ address: string }>();
     const known = new Set(results.map((r) => r.address));

@@ -1,8 +1,7 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { newApiKey } from "../helpers/keys";
+import { ingestUntil } from "../helpers/trade-index";
 import { getJson } from "../helpers/http";
 import { advance, chainRpc, poolsOfKind, upstreamRequests, world } from "../helpers/localnet";
 import type { WorldManifest } from "../../localnet/src/world/manifest";
@@ -15,24 +14,19 @@ beforeAll(async () => {
   manifest = await world();
 });
 
-async function runCron() {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
 
 describe("cron: pool registry from swaps seen on chain", () => {
   it("learns the non-derivable pools (Raydium AMM v4, Meteora DBC) that trade, then prices them in one upstream request", async () => {
     // Given some blocks of swaps on every venue
     await advance(30);
     // When the cron runs (twice: the second run continues from the cursor)
-    await runCron();
+    await ingestUntil();
     await advance(30);
-    await runCron();
+    await ingestUntil();
     // Then the registry holds pools the world trades, including registry-only kinds
     const { results } = await env.DB.prepare("SELECT address, kind, base_mint, quote_mint, related FROM pools").all<{ address: string; kind: string; related: string }>();
     const known = new Set(results.map((r) => r.address));
-    const cursor = await env.DB.prepare("SELECT slot FROM ingest_cursor WHERE name = 'pools'").first<{ slot: number }>();
+    const cursor = await env.DB.prepare("SELECT slot FROM ingest_cursor WHERE name = 'trades-dispatched'").first<{ slot: number }>();
     expect(cursor!.slot).toBeGreaterThan(0);
     for (const kind of ["raydium-amm-v4", "meteora-dbc"]) {
       const worldPools = poolsOfKind(manifest, kind).map((p) => p.pool.address);
@@ -68,11 +62,11 @@ describe("cron: pool registry from swaps seen on chain", () => {
     // Given a cursor far beyond the tip, as a previous, longer-lived chain left it
     await advance(5);
     const tip = await chainRpc<number>("getSlot", [{ commitment: "confirmed" }]);
-    await env.DB.prepare("INSERT INTO ingest_cursor (name, slot) VALUES ('pools', ?) ON CONFLICT(name) DO UPDATE SET slot = excluded.slot").bind(tip + 10_000).run();
+    await env.DB.prepare("INSERT INTO ingest_cursor (name, slot) VALUES ('trades-dispatched', ?) ON CONFLICT(name) DO UPDATE SET slot = excluded.slot").bind(tip + 10_000).run();
     // When the cron runs
-    await runCron();
+    await ingestUntil();
     // Then it read recent blocks and the cursor is back within the chain
-    const cursor = await env.DB.prepare("SELECT slot FROM ingest_cursor WHERE name = 'pools'").first<{ slot: number }>();
+    const cursor = await env.DB.prepare("SELECT slot FROM ingest_cursor WHERE name = 'trades-dispatched'").first<{ slot: number }>();
     expect(cursor!.slot).toBeGreaterThanOrEqual(tip - 1);
     expect(cursor!.slot).toBeLessThan(tip + 100);
   });

@@ -1,0 +1,40 @@
+/**
+ * The trade index's entry points, as the worker's handlers call them: the cron run (ingest, frontier, trend windows,
+ * upkeep) and the queue consumer. Builds the dependencies from the env once per call.
+ */
+import type { Env } from "../env";
+import { servicesOf } from "../services";
+import { priceMints } from "../pricing/price-service";
+import { WSOL_MINT } from "../solana/well-known";
+import { computeTrendWindows } from "../trend/trend-windows";
+import { runIngestCron } from "./ingest-cron";
+import type { IngestDeps } from "./ingest-range";
+import { consumeIngestBatch, type IngestRangeMessage } from "./ingest-queue";
+import { upkeepIndex } from "./index-upkeep";
+
+function ingestDeps(env: Env, ctx: ExecutionContext): IngestDeps {
+  const services = servicesOf(env);
+  return {
+    db: env.DB,
+    upstream: services.upstream,
+    async liveSolUsd() {
+      const deps = { rpc: services.upstream, db: env.DB, cache: services.priceCache, waitUntil: (p: Promise<unknown>) => ctx.waitUntil(p) };
+      const outcome = (await priceMints(deps, [WSOL_MINT])).get(WSOL_MINT);
+      return outcome?.ok ? Number(outcome.record.priceInUsd) : null;
+    },
+  };
+}
+
+/** One cron run: ingest, then the trend windows and upkeep at the new frontier. Logs one line per step. */
+export async function runTradeIndexCron(env: Env, ctx: ExecutionContext): Promise<void> {
+  const deps = ingestDeps(env, ctx);
+  const ingest = await runIngestCron({ ...deps, ...(env.INGEST_QUEUE ? { queue: env.INGEST_QUEUE } : {}) });
+  console.log(JSON.stringify({ level: "info", cron: "ingest", ...ingest, inline: ingest.inline.length, trades: ingest.inline.reduce((a, r) => a + r.trades, 0) }));
+  const trend = await computeTrendWindows(env.DB, deps.upstream, ingest.frontier);
+  const upkeep = trend.endMinute === null ? null : await upkeepIndex(env.DB, trend.endMinute, Date.now());
+  console.log(JSON.stringify({ level: "info", cron: "trend", ...trend, upkeep }));
+}
+
+export async function consumeTradeIndexQueue(batch: MessageBatch<IngestRangeMessage>, env: Env, ctx: ExecutionContext): Promise<void> {
+  await consumeIngestBatch(batch, ingestDeps(env, ctx));
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { blockSolUsd, priceSwap } from "../../../src/trades/trade-pricing";
+import type { PoolSwap } from "../../../src/trades/trade";
+import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../../../src/solana/well-known";
+
+const TOKEN = "7nYhDYAxQdFn2DRPcjBFPQQz5qb8HeFiJv9o9w6fpump";
+const OTHER = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
+
+function swap(over: Partial<PoolSwap>): PoolSwap {
+  return {
+    slot: 1, txIndex: 0, ordinal: 0, signature: "sig", blockTime: 1_700_000_000, pool: "pool", kind: "pumpswap",
+    baseMint: TOKEN, quoteMint: WSOL_MINT, side: "buy", baseAmount: 1_000_000n, quoteAmount: 2_000_000_000n, baseDecimals: 6, quoteDecimals: 9,
+    wallet: "w", ...over,
+  };
+}
+
+describe("SOL/USD of a block", () => {
+  it("is the USD-weighted median of the block's SOL/stable swaps, so a dust pool's silly price does not move it", () => {
+    // Given two deep SOL/USDC swaps near 150 and a dust SOL/USDT swap at 10,000
+    const swaps = [
+      swap({ baseMint: WSOL_MINT, quoteMint: USDC_MINT, baseAmount: 10n * 10n ** 9n, quoteAmount: 1_500_000_000n, baseDecimals: 9, quoteDecimals: 6 }),
+      swap({ baseMint: WSOL_MINT, quoteMint: USDC_MINT, baseAmount: 20n * 10n ** 9n, quoteAmount: 3_020_000_000n, baseDecimals: 9, quoteDecimals: 6 }),
+      swap({ baseMint: WSOL_MINT, quoteMint: USDT_MINT, baseAmount: 1_000n, quoteAmount: 10_000n, baseDecimals: 9, quoteDecimals: 6 }),
+      swap({}),
+    ];
+    // Then the block price is the deep pools' (151, the heavier one)
+    expect(blockSolUsd(swaps, 99)).toBe(151);
+  });
+
+  it("carries the previous block's value when the block has no SOL/stable swap, and is null without either", () => {
+    expect(blockSolUsd([swap({})], 142.5)).toBe(142.5);
+    expect(blockSolUsd([], null)).toBeNull();
+  });
+});
+
+describe("pricing a swap", () => {
+  it("prices a SOL-quoted swap in SOL, USD and its USD value from the block's SOL/USD", () => {
+    // Given 1 token (6 decimals) bought for 2 SOL at 150 USD/SOL
+    const t = priceSwap(swap({}), 150);
+    expect(t.priceQuote).toBe(2);
+    expect(t.priceSol).toBe(2);
+    expect(t.priceUsd).toBe(300);
+    expect(t.valueUsd).toBe(300);
+  });
+
+  it("prices a USDC-quoted swap at face value and in SOL through SOL/USD", () => {
+    const t = priceSwap(swap({ quoteMint: USDC_MINT, quoteAmount: 3_000_000n, quoteDecimals: 6 }), 150);
+    expect(t.priceUsd).toBe(3);
+    expect(t.priceSol).toBe(0.02);
+    expect(t.valueUsd).toBe(3);
+  });
+
+  it("leaves USD and SOL unknown for a quote with no USD price (a token/token pool)", () => {
+    const t = priceSwap(swap({ quoteMint: OTHER, quoteAmount: 5_000_000n, quoteDecimals: 6 }), 150);
+    expect(t.priceQuote).toBe(5);
+    expect(t.priceUsd).toBeNull();
+    expect(t.priceSol).toBeNull();
+    expect(t.valueUsd).toBeNull();
+  });
+});
