@@ -258,3 +258,50 @@ describe("GET /__localnet/trades: the world's swaps as the chain executed them",
     expect((await admin("GET", "/__localnet/trades?from=-1&to=3")).status).toBe(400);
   });
 });
+
+describe("POST /__localnet/advance?slots=1&heavy=1: a mainnet-sized block on demand", () => {
+  it("given a heavy advance, when its block is read with getBlock json, then it holds ≥1,000 transactions, ~70% of them TowerSync votes, and swaps of every kind; the JSON is mainnet-sized", async () => {
+    const before = net.ledger.currentSlot;
+    expect((await admin("POST", "/__localnet/advance?slots=1&heavy=1")).status).toBe(200);
+    // A skipped slot has no block: the heavy request waits for the next produced one.
+    while (!net.ledger.getBlock(net.ledger.slotAt("processed")) || net.ledger.slotAt("processed") <= before) await net.advance(1);
+    const slot = net.ledger.slotAt("processed");
+    await net.advance(3);
+    const started = Date.now();
+    const res = await fetch(net.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getBlock", params: [slot, { encoding: "json", maxSupportedTransactionVersion: 0, commitment: "confirmed" }] }),
+    });
+    const text = await res.text();
+    const elapsed = Date.now() - started;
+    const block = JSON.parse(text).result as { transactions: JsonTx[] };
+    expect(block.transactions.length).toBeGreaterThanOrEqual(1000);
+    const votes = block.transactions.filter((tx) => {
+      const { accountKeys, instructions } = tx.transaction.message;
+      return instructions.length === 1 && accountKeys[instructions[0]!.programIdIndex] === "Vote111111111111111111111111111111111111111";
+    });
+    expect(votes.length / block.transactions.length).toBeGreaterThan(0.65);
+    expect(votes.length / block.transactions.length).toBeLessThan(0.75);
+    for (const v of votes.slice(0, 50)) {
+      const ix = (v.transaction.message.instructions[0] as unknown as { data: string; accounts: number[] });
+      const { decodeBase58 } = await import("../../localnet/src/chain/base58.js");
+      const data = decodeBase58(ix.data) as Uint8Array;
+      expect([...data.subarray(0, 4)]).toEqual([14, 0, 0, 0]); // VoteInstruction::TowerSync
+      expect(ix.accounts).toHaveLength(2); // vote account, vote authority (the signer)
+      expect(v.meta.err).toBeNull();
+      expect(v.meta.preBalances[0]! - v.meta.postBalances[0]!).toBe(5000);
+    }
+    const heavyTrades = (await admin("GET", `/__localnet/trades?from=${slot}&to=${slot}`)).json.trades as TradeRecord[];
+    expect(heavyTrades.length).toBeGreaterThan(250);
+    expect(new Set(heavyTrades.map((t) => t.kind)).size).toBeGreaterThanOrEqual(8);
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(text.length).toBeLessThan(8_000_000);
+    expect(elapsed).toBeLessThan(10_000);
+  }, 60_000);
+
+  it("heavy must be 0 or 1, and at most 100 heavy slots a call", async () => {
+    expect((await admin("POST", "/__localnet/advance?slots=1&heavy=2")).status).toBe(400);
+    expect((await admin("POST", "/__localnet/advance?slots=101&heavy=1")).status).toBe(400);
+  });
+});

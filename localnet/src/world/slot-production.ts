@@ -9,6 +9,7 @@ import type { Draft } from "./context.js";
 import { signatureFor } from "./core/keys.js";
 import type { Rng } from "./core/rng.js";
 import { RandomTrades } from "./random-trades.js";
+import { HeavySlots } from "./heavy-slot.js";
 import { RoutedTrades } from "./routed-trades.js";
 import { arbTx, launchTx, migrateTx } from "./slot-transactions.js";
 import { TradeTruth, tradeRecords } from "./swap-truth.js";
@@ -44,6 +45,9 @@ export class SlotProducer {
   private readonly routed: RoutedTrades;
   /** Its own stream, so the routed traffic never shifts the draws of the life stream. */
   private readonly routesRng: Rng;
+  /** Mainnet-sized blocks asked for through `heavySlots`. */
+  readonly heavy: HeavySlots;
+  private readonly heavyRng: Rng;
   private nextLaunchSlot: number;
   private launches = 0;
   private readonly usedNames = new Set<string>();
@@ -55,6 +59,8 @@ export class SlotProducer {
     this.trades = new RandomTrades(state);
     this.routed = new RoutedTrades(state, this.trades);
     this.routesRng = state.ctx.rng("routes");
+    this.heavy = new HeavySlots(state);
+    this.heavyRng = state.ctx.rng("heavy");
   }
 
   /** Mutates the world for the ledger's slot and returns the slot's transactions. */
@@ -66,7 +72,7 @@ export class SlotProducer {
     ctx.clock.slot = ledger.slot;
     ctx.clock.blockTime = ledger.blockTime;
     const txs: TxRecord[] = [];
-    const run = (d: Draft | null) => {
+    const run = (d: Pick<Draft, "plan" | "swaps"> | null) => {
       if (!d) return;
       try {
         const tx = executeTx(d.plan(), {
@@ -124,8 +130,35 @@ export class SlotProducer {
     if (routes.chance(0.4)) run(this.routed.route(routes));
     if (routes.chance(0.18)) run(this.routed.multi(routes, false));
     if (routes.chance(0.15)) run(this.routed.multi(routes, true));
+    if (this.heavy.take()) this.produceHeavy(ledger, run);
     this.markCompletedCurves();
     return txs;
+  }
+
+  /**
+   * A mainnet-sized block: ~1,100 more transactions, ~70% validators' votes, the rest random trades and Jupiter routes
+   * of every kind, interleaved.
+   */
+  private produceHeavy(ledger: LedgerWriter, run: (d: Pick<Draft, "plan" | "swaps"> | null) => void): void {
+    const rng = this.heavyRng;
+    let votes = 0;
+    for (const isVote of this.heavy.layout(rng)) {
+      if (isVote) {
+        const plan = this.heavy.votePlan(votes++, ledger.slot, ledger.recentBlockhash, ledger.blockTime);
+        run({ plan: () => plan, swaps: [] });
+        continue;
+      }
+      if (rng.chance(0.1)) {
+        run(this.routed.route(rng));
+        continue;
+      }
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const t = this.trades.next(rng);
+        if (!t) continue;
+        run(t.draft);
+        break;
+      }
+    }
   }
 
   /**

@@ -42,6 +42,11 @@ export class TokenWorld implements World {
     return this.slots.truth.between(from, to);
   }
 
+  /** The next `slots` produced slots are mainnet-sized blocks (heavy-slot.ts). */
+  heavySlots(slots: number): void {
+    this.slots.heavy.request(slots);
+  }
+
   /** The chain pruned the blocks below `slot`: their trades go too. */
   prune(slot: number): void {
     this.slots.truth.dropBelow(slot);

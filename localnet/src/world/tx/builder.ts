@@ -9,7 +9,7 @@ import { base64 } from "../core/bytes.js";
 import { toUi } from "../core/math.js";
 import { encodeBase58 } from "../../chain/base58.js";
 import { sha256 } from "../core/keys.js";
-import { COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM } from "../programs.js";
+import { COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, VOTE_PROGRAM } from "../programs.js";
 import type { Store, TokenBook } from "../store.js";
 
 export interface Meta {
@@ -34,7 +34,7 @@ export interface Ix {
 }
 
 /** Builtin programs log only `invoke` and `success`. */
-const BUILTINS = new Set([SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM]);
+const BUILTINS = new Set([SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM, VOTE_PROGRAM]);
 
 export function w(pubkey: Pubkey): Meta {
   return { pubkey, writable: true };
