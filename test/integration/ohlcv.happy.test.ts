@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { limits } from "../../src/limits";
 import { newApiKey } from "../helpers/keys";
 import { callWorker } from "../helpers/worker";
 
@@ -180,5 +181,42 @@ describe("GET /api/v1/ohlcv without from/to", () => {
       [(now - 10) * 60, 3],
       [now * 60, 4],
     ]);
+  });
+});
+
+describe("GET /api/v1/ohlcv: the bucket read cap (limits.ohlcvMaxBucketRows)", () => {
+  // One minute bucket every minute from S (a 15m boundary), volume 1, prices = the minute's offset from S.
+  const S = T / 60;
+  const seedRun = (mintOf: string, count: number) =>
+    env.DB.prepare(
+      "INSERT INTO minute_buckets (mint, bucket, buys, sells, buy_usd, sell_usd, buy_sol, sell_sol, buy_base, sell_base, wallets, first_key, last_key, open_usd, high_usd, low_usd, close_usd, open_sol, high_sol, low_sol, close_sol) " +
+        "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?2) " +
+        "SELECT ?1, ?3 + i, 1, 0, 1, 0, 0.5, 0, 1, 0, NULL, i, i, i, i, i, i, NULL, NULL, NULL, NULL FROM n",
+    )
+      .bind(mintOf, count, S)
+      .run();
+  const ask = async (mintOf: string) => {
+    const res = await callWorker({ path: `/api/v1/ohlcv?ca=${mintOf}&interval=15m&limit=1000&from=${S * 60}&to=${(S + 6000) * 60}` }, { key });
+    return ((await res.json()) as { candles: any[] }).candles;
+  };
+
+  it(`${limits.ohlcvMaxBucketRows} buckets (N) are all read: 334 candles, the oldest complete`, async () => {
+    const atCap = "So11111111111111111111111111111111111111112";
+    await seedRun(atCap, limits.ohlcvMaxBucketRows);
+    const got = await ask(atCap);
+    // minutes S..S+4999: 333 full candles and one of 5 buckets (S+4995..S+4999)
+    expect(got).toHaveLength(334);
+    expect(got[0]).toEqual({ time: S * 60, open: 0, high: 14, low: 0, close: 14, volume: 15, volumeBase: 15, buys: 15, sells: 0 });
+    expect(got.at(-1)).toMatchObject({ time: (S + 4995) * 60, open: 4995, close: 4999, volume: 5 });
+  });
+
+  it(`${limits.ohlcvMaxBucketRows + 1} buckets (N+1): the newest ${limits.ohlcvMaxBucketRows} are read, and the oldest candle, cut, is left out`, async () => {
+    const overCap = "11111111111111111111111111111111";
+    await seedRun(overCap, limits.ohlcvMaxBucketRows + 1);
+    const got = await ask(overCap);
+    // minutes S+1..S+5000 read: the candle at S would have 14 of its 15 buckets → left out; never a partial candle
+    expect(got).toHaveLength(333);
+    expect(got[0]).toEqual({ time: (S + 15) * 60, open: 15, high: 29, low: 15, close: 29, volume: 15, volumeBase: 15, buys: 15, sells: 0 });
+    expect(got.at(-1)).toMatchObject({ time: (S + 4995) * 60, open: 4995, close: 5000, volume: 6 });
   });
 });
