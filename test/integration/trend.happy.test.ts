@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { limits } from "../../src/limits";
 import { newApiKey } from "../helpers/keys";
 import { callWorker } from "../helpers/worker";
 
@@ -78,6 +79,17 @@ describe("GET /api/v1/trend", () => {
     // Then the same request is the cached answer, byte for byte, and another limit reads the new row
     expect((await trendText("?hour=12&limit=2")).text).toBe(first.text);
     expect(JSON.parse((await trendText("?hour=12&limit=3")).text)).toMatchObject({ "0": ranked[2], slot: 301 });
+  });
+
+  it(`an answer is kept no longer than limits.trendCacheSeconds (${limits.trendCacheSeconds} s)`, async () => {
+    // Given an answer for (18, 4) read once, then the window rewritten
+    await seed(18, JSON.stringify(ranked), 500);
+    await trendText("?hour=18&limit=4");
+    await seed(18, JSON.stringify([ranked[1]]), 501);
+    // When read again after the cache time has passed
+    await new Promise((r) => setTimeout(r, limits.trendCacheSeconds * 1000 + 500));
+    // Then the new row shows
+    expect(JSON.parse((await trendText("?hour=18&limit=4")).text)).toEqual({ "0": ranked[1], hour: 18, limit: 4, updatedAt: "2026-11-24T22:41:00.000Z", slot: 501 });
   });
 
   it("a row that is not the documented shape is a 500 with the generic message, never its content", async () => {
