@@ -23,6 +23,12 @@ import { venueInstructionReaders } from "./pool-legs";
 import { reserveMovements, type ReserveMovement } from "./reserve-movements";
 import type { PoolEvent, PoolSwap } from "./trade";
 
+/**
+ * Every swap, create or migrate instruction read names at least 3 accounts; a venue's Anchor self-CPI events name one
+ * (its event authority) and carry hundreds of bytes, so they are skipped before paying for their base58 decoding.
+ */
+const MIN_READ_ACCOUNTS = 3;
+
 export interface TradePlace {
   slot: number;
   blockTime: number | null;
@@ -82,7 +88,7 @@ function readTransaction(tx: JsonTransaction, place: TradePlace, swaps: PoolSwap
     const { instruction } = flat[i]!;
     const readers = venueInstructionReaders.get(keys[instruction.programIdIndex]!);
     const accounts = instruction.accounts;
-    if (!readers || !Array.isArray(accounts)) continue;
+    if (!readers || !Array.isArray(accounts) || accounts.length < MIN_READ_ACCOUNTS) continue;
     const data = base58Bytes(instruction.data);
     if (!data) continue;
     const key = (position: number): Address | undefined => {

@@ -1,0 +1,163 @@
+/**
+ * Synthetic cases, each built by editing a real fixture's JSON in the test (the edit is stated where it is made):
+ * failed transactions, one pool swapped twice, and malformed input.
+ */
+import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
+import { describe, expect, it } from "vitest";
+import type { JsonInstruction, JsonTransaction } from "../../../src/trades/json-transaction";
+import { extractTrades } from "../../../src/trades/swap-extraction";
+import { at, copyOf, loadTransaction, resolvedKeys } from "./transaction-fixtures";
+
+const base58 = getBase58Decoder();
+const bytesOf = (text: string) => new Uint8Array(getBase58Encoder().encode(text));
+
+/** SPL Token Transfer data: tag 3, amount u64 LE. */
+function tokenTransferData(amount: bigint): string {
+  const data = new Uint8Array(9);
+  data[0] = 3;
+  new DataView(data.buffer).setBigUint64(1, amount, true);
+  return base58.decode(data);
+}
+
+/** Adds `delta` to the post token balance of `account` (keeps the meta consistent with an added instruction). */
+function addToPostTokenBalance(tx: JsonTransaction, account: string, delta: bigint): void {
+  const index = resolvedKeys(tx).indexOf(account);
+  const entry = tx.meta!.postTokenBalances!.find((b) => b.accountIndex === index)!;
+  entry.uiTokenAmount.amount = (BigInt(entry.uiTokenAmount.amount) + delta).toString();
+}
+
+/** Appends a copy of top-level instruction `index` with its inner instructions, edited by `edit`, as the last instruction. */
+function appendCopyOfInstruction(tx: JsonTransaction, index: number, edit: (inner: JsonInstruction[]) => void): void {
+  const message = tx.transaction.message;
+  const inner = copyOf(tx.meta!.innerInstructions!.find((g) => g.index === index)!.instructions);
+  edit(inner);
+  message.instructions.push(copyOf(message.instructions[index]!));
+  tx.meta!.innerInstructions!.push({ index: message.instructions.length - 1, instructions: inner });
+}
+
+describe("extractTrades on edited real transactions", () => {
+  it("a failed transaction (meta.err set) gives no swap and no event", () => {
+    // Given the pump.fun create + buy transaction, edited: meta.err = InstructionError
+    const tx = copyOf(loadTransaction("pumpfun/txparser_pumpfun_create_0.json"));
+    expect(extractTrades(tx, at).swaps).toHaveLength(1);
+    tx.meta!.err = { InstructionError: [3, { Custom: 6001 }] };
+    // When extracted / Then nothing
+    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [] });
+  });
+
+  it("one AMM v4 pool swapped twice in a transaction gives two swaps, each with its own amounts, in order", () => {
+    // Given the AMM v4 buy 54MFrVcf, edited: its swap_base_in (instruction 2) repeated as a last instruction whose CPI
+    // transfers move 1000 lamports of wSOL in and 400 tokens out; the meta's post balances moved accordingly
+    const tx = copyOf(loadTransaction("raydium-amm-v4/vixen_54MFrVcf_rpcjson.json"));
+    appendCopyOfInstruction(tx, 2, (inner) => {
+      inner[0]!.data = tokenTransferData(1000n); // user wSOL → pc vault 3dFDpJ
+      inner[1]!.data = tokenTransferData(400n); // coin vault 52wPGM → user
+    });
+    addToPostTokenBalance(tx, "3dFDpJ6hih3KP8hbADKdGG8H1mb4QySmVKypruvdv6To", 1000n);
+    addToPostTokenBalance(tx, "52wPGMAnLNQnrbvWVTd81TVdFYG9YzgUbPNSPcsBGWDV", -400n);
+    // When extracted
+    const { swaps } = extractTrades(tx, at);
+    // Then two buys on the pool: the original amounts (the transfers in the first swap's subtree) and the edited ones
+    expect(swaps.map((s) => [s.pool, s.ordinal, s.side, s.baseAmount, s.quoteAmount])).toEqual([
+      ["E2LhpiJdbHx6Fbz2zGAcbbrbMPkn88TpMHP4g236oBZi", 0, "buy", 12795559n, 32508133n],
+      ["E2LhpiJdbHx6Fbz2zGAcbbrbMPkn88TpMHP4g236oBZi", 1, "buy", 400n, 1000n],
+    ]);
+  });
+
+  it("one pump.fun curve sold into twice: each sell's SOL is its own TradeEvent's (the curve pays out without a CPI)", () => {
+    // Given tx-parser's pump sell (asserts sol_out 37437283903), edited: the sell repeated as a last instruction whose
+    // token transfer moves 1 000 000 tokens and whose TradeEvent self-CPI says sol_amount 5000 (bytes 48..56)
+    const tx = copyOf(loadTransaction("pumpfun/txparser_pumpfun_sell_0.json"));
+    appendCopyOfInstruction(tx, 3, (inner) => {
+      inner[0]!.data = tokenTransferData(1_000_000n);
+      const event = bytesOf(inner[1]!.data);
+      new DataView(event.buffer).setBigUint64(48, 5000n, true);
+      inner[1]!.data = base58.decode(event);
+    });
+    addToPostTokenBalance(tx, "DPRZquLKK921awahujH9AbzpfonDHC2xYJnz8WSAvw5Y", 1_000_000n);
+    const curve = resolvedKeys(tx).indexOf("6cSXbsWdUE86Nvwq8UZSQS8X8v4Rz3TP39V6gSb9Rg6f");
+    tx.meta!.postBalances![curve] -= 5000;
+    // When extracted / Then two sells with their own amounts, the first as the source asserts
+    expect(extractTrades(tx, at).swaps.map((s) => [s.ordinal, s.side, s.baseAmount, s.quoteAmount])).toEqual([
+      [0, "sell", 592443959000000n, 37437283903n],
+      [1, "sell", 1_000_000n, 5000n],
+    ]);
+  });
+
+  it("a reserve whose balance did not move gives no swap (never a zero amount)", () => {
+    // Given the AMM v4 buy, edited: the coin vault's post balance set back to its pre balance
+    const tx = copyOf(loadTransaction("raydium-amm-v4/vixen_54MFrVcf_rpcjson.json"));
+    const index = resolvedKeys(tx).indexOf("52wPGMAnLNQnrbvWVTd81TVdFYG9YzgUbPNSPcsBGWDV");
+    const pre = tx.meta!.preTokenBalances!.find((b) => b.accountIndex === index)!;
+    tx.meta!.postTokenBalances!.find((b) => b.accountIndex === index)!.uiTokenAmount.amount = pre.uiTokenAmount.amount;
+    expect(extractTrades(tx, at).swaps).toEqual([]);
+  });
+
+  it("a pool whose two reserves both gained gives no swap (never a negative amount)", () => {
+    // Given the AMM v4 buy, edited: the coin vault's post balance raised above its pre balance
+    const tx = copyOf(loadTransaction("raydium-amm-v4/vixen_54MFrVcf_rpcjson.json"));
+    addToPostTokenBalance(tx, "52wPGMAnLNQnrbvWVTd81TVdFYG9YzgUbPNSPcsBGWDV", 100_000_000n);
+    expect(extractTrades(tx, at).swaps).toEqual([]);
+  });
+});
+
+describe("extractTrades never throws on malformed input", () => {
+  const dbc = () => copyOf(loadTransaction("meteora-dbc/vixen_23BXcBmn_rpcjson.json"));
+  const swapOf = (tx: JsonTransaction) => tx.transaction.message.instructions[3]!;
+
+  it("truncated swap instruction data: that instruction is skipped", () => {
+    // Given the DBC swap, edited: its data cut to its first 3 base58 characters
+    const tx = dbc();
+    swapOf(tx).data = swapOf(tx).data.slice(0, 3);
+    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [] });
+  });
+
+  it("an account index out of range: that instruction is skipped", () => {
+    // Given the DBC swap, edited: its quote vault's account index set to 999
+    const tx = dbc();
+    swapOf(tx).accounts[6] = 999;
+    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [] });
+  });
+
+  it("data that is not base58: that instruction is skipped", () => {
+    const tx = dbc();
+    swapOf(tx).data = "0OIl not base58";
+    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [] });
+  });
+
+  it("missing meta, missing message, or not an object: nothing", () => {
+    const tx = dbc();
+    const broken: unknown[] = [
+      { ...tx, meta: null },
+      { ...tx, meta: undefined },
+      { ...tx, transaction: {} },
+      { ...tx, transaction: { signatures: [], message: { accountKeys: null, instructions: [] } } },
+      null,
+      42,
+      "tx",
+      {},
+    ];
+    for (const b of broken) expect(extractTrades(b as JsonTransaction, at)).toEqual({ swaps: [], events: [] });
+  });
+
+  it("garbage in the meta's lists and balances: no throw, and no swap built on them", () => {
+    const cases: ((tx: JsonTransaction) => void)[] = [
+      (tx) => (tx.meta!.innerInstructions = [null, { index: "x" }, { index: 3, instructions: "y" }] as never),
+      (tx) => (tx.meta!.preTokenBalances = [{ accountIndex: 4, mint: "m", uiTokenAmount: { amount: "12abc", decimals: 6 } }] as never),
+      (tx) => (tx.meta!.postTokenBalances = [null, 7, { accountIndex: 4 }] as never),
+      (tx) => (tx.meta!.preBalances = null),
+      (tx) => (tx.meta!.loadedAddresses = { writable: 5, readonly: null } as never),
+      (tx) => (tx.transaction.message.instructions = [null, { programIdIndex: "__proto__", accounts: "abc", data: 7 }] as never),
+      (tx) => (swapOf(tx).accounts = [-1, 1.5, NaN] as never),
+    ];
+    for (const edit of cases) {
+      const tx = dbc();
+      edit(tx);
+      const { swaps } = extractTrades(tx, at);
+      for (const s of swaps) {
+        expect(s.baseAmount).toBeGreaterThan(0n);
+        expect(s.quoteAmount).toBeGreaterThan(0n);
+      }
+    }
+  });
+});
