@@ -14,7 +14,7 @@ const MAX_BASE58_LENGTH = 1700;
 /**
  * Decodes base58 text into bytes, or undefined when it has a character outside the alphabet (or is absurdly long).
  * Schoolbook base conversion on little-endian bytes: ~0.5 µs per swap instruction's data where kit's
- * `getBase58Encoder().encode` takes ~6 µs (node 22, measured 2026-11) and throws on bad input; the test checks both agree.
+ * `getBase58Encoder().encode` takes ~6 µs (node 20, measured 2026-11) and throws on bad input; the test checks both agree.
  */
 export function base58Bytes(text: string): Uint8Array | undefined {
   if (typeof text !== "string" || text.length > MAX_BASE58_LENGTH) return undefined;
