@@ -8,7 +8,7 @@ import type { ApiKeyRecord } from "../src/accounts/api-key-record";
 import { parseCronInterval, SCHEDULED_FLAG, startCronDriver, type CronDriver } from "./lib/cron-driver";
 import { writeDevVars, type DevVarsFile } from "./lib/dev-vars";
 import { startBanner } from "./lib/start-banner";
-import { projectRoot, putLocalApiKey, quietWranglerEnv, runWrangler, spawnWrangler } from "./lib/wrangler";
+import { persistArgs, projectRoot, putLocalApiKey, quietWranglerEnv, runWrangler, spawnWrangler } from "./lib/wrangler";
 
 const started = Date.now();
 const port = Number(process.env.PORT ?? 8787);
@@ -94,7 +94,7 @@ try {
 
   const { key, record } = await demoKey();
   await Promise.all([
-    runWrangler(["d1", "migrations", "apply", "DB", "--local"]).then(() => log("D1 migrations applied")),
+    runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs()]).then(() => log("D1 migrations applied")),
     putLocalApiKey(kvKeyForHash(record.hash), JSON.stringify(record)).then(() => log("demo API key stored (hash only)")),
   ]);
 
@@ -103,7 +103,7 @@ try {
   if (upstreamWs) vars.UPSTREAM_WS_URL = upstreamWs;
   devVars = writeDevVars(projectRoot, vars);
   log(`vars for wrangler in ${devVars.path} (mode 0600, removed on exit)`);
-  worker = spawnWrangler(["dev", SCHEDULED_FLAG, "--port", String(port), "--ip", "127.0.0.1", ...devVars.wranglerArgs], {
+  worker = spawnWrangler(["dev", SCHEDULED_FLAG, "--port", String(port), "--ip", "127.0.0.1", ...persistArgs(), ...devVars.wranglerArgs], {
     stdio: ["ignore", "inherit", "inherit"],
     detached: true, // own process group, so Ctrl-C can stop wrangler and workerd together
     // --env-file is only honoured with this on (the default); say so in case the user's shell turned it off.

@@ -32,7 +32,16 @@ export function runWrangler(args: string[]): Promise<string> {
   });
 }
 
+/**
+ * `WRANGLER_STATE_DIR`: where local D1/KV/queue state lives (`--persist-to`) instead of `.wrangler/state`, so a test or a
+ * second checkout can run `npm start` without touching yours. Empty list when unset.
+ */
+export function persistArgs(): string[] {
+  const dir = process.env.WRANGLER_STATE_DIR;
+  return dir ? ["--persist-to", dir] : [];
+}
+
 /** Writes an API key record into the local KV namespace that `wrangler dev` reads (.wrangler/state). */
 export async function putLocalApiKey(kvKey: string, value: string): Promise<void> {
-  await runWrangler(["kv", "key", "put", kvKey, value, "--binding", "API_KEYS", "--local"]);
+  await runWrangler(["kv", "key", "put", kvKey, value, "--binding", "API_KEYS", "--local", ...persistArgs()]);
 }

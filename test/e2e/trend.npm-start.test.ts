@@ -1,0 +1,91 @@
+/**
+ * `npm start` as a user runs it (localnet producing a slot every 400 ms, wrangler dev, the cron driver every 10 s):
+ * trend data follows the chain within 90 s. Lag = now − the time up to which the trend window holds every trade (the end
+ * of the last complete minute before the index's frontier block), sampled over more than a minute so a minute boundary
+ * is crossed.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+let child: ChildProcess | undefined;
+let stateDir = "";
+let base = "";
+let rpcUrl = "";
+let output = "";
+const key = `tmd_${randomBytes(24).toString("base64url")}`;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+beforeAll(async () => {
+  const [port, lnPort, wsPort] = [await freePort(), await freePort(), await freePort()];
+  stateDir = mkdtempSync(path.join(tmpdir(), "npm-start-"));
+  base = `http://127.0.0.1:${port}`;
+  rpcUrl = `http://127.0.0.1:${lnPort}`;
+  const root = path.resolve(import.meta.dirname, "../..");
+  const env = { ...process.env, PORT: String(port), LOCALNET_PORT: String(lnPort), LOCALNET_WS_PORT: String(wsPort), DEMO_API_KEY: key, WRANGLER_STATE_DIR: stateDir };
+  delete env.UPSTREAM_RPC_URL;
+  child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const deadline = Date.now() + 90_000;
+  while (!output.includes("worker ready")) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  if (child?.pid) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // gone
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function blockTime(slot: number): Promise<number> {
+  const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getBlockTime", params: [slot] }) });
+  return ((await res.json()) as { result: number }).result;
+}
+
+describe("npm start: trend follows the chain", () => {
+  it("answers trend with data lagging the chain by at most 90 s, over more than a minute", async () => {
+    const lags: number[] = [];
+    let ranked = 0;
+    const until = Date.now() + 150_000;
+    let firstData = 0;
+    while (Date.now() < until && (firstData === 0 || Date.now() - firstData < 75_000)) {
+      const res = await fetch(`${base}/api/v1/trend?hour=1&limit=100`, { headers: { "x-api-key": key } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Record<string, unknown> & { slot: number | null };
+      if (body.slot !== null) {
+        firstData ||= Date.now();
+        ranked = Math.max(ranked, Object.keys(body).filter((k) => /^\d+$/.test(k)).length);
+        const coveredUntil = Math.floor((await blockTime(body.slot)) / 60) * 60;
+        lags.push(Date.now() / 1000 - coveredUntil);
+      }
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    console.log(JSON.stringify({ trendLagSeconds: { samples: lags.length, max: Math.max(...lags).toFixed(1), min: Math.min(...lags).toFixed(1) } }));
+    expect(lags.length, output.slice(-2000)).toBeGreaterThan(15);
+    expect(ranked).toBeGreaterThan(3);
+    expect(Math.max(...lags)).toBeLessThanOrEqual(90);
+  }, 200_000);
+});
