@@ -1,7 +1,8 @@
 /**
  * A transaction's instructions in execution order (each top-level instruction, then the CPIs it made), with the extent
  * of each one's CPI subtree read from `stackHeight`: an instruction's subtree is the run of instructions after it that
- * sit deeper than it. Transactions recorded before `stackHeight` existed give every inner instruction depth 2.
+ * sit deeper than it. In transactions recorded before `stackHeight` existed, the nesting under a top-level instruction
+ * is unknown: each of its inner instructions is given the rest of that top-level instruction's CPIs as its subtree.
  */
 import type { JsonInstruction, JsonTransaction } from "./json-transaction";
 
@@ -33,10 +34,18 @@ export function flattenInstructions(tx: JsonTransaction): FlatInstruction[] {
     const instruction = top[i];
     if (typeof instruction !== "object" || instruction === null) continue;
     push(instruction, 1);
+    const first = flat.length;
+    let nestingKnown = true;
     for (const cpi of inner.get(i) ?? []) {
       if (typeof cpi !== "object" || cpi === null) continue;
       const height = cpi.stackHeight;
-      push(cpi, typeof height === "number" && Number.isInteger(height) && height >= 2 ? height : 2);
+      const known = typeof height === "number" && Number.isInteger(height) && height >= 2;
+      nestingKnown &&= known;
+      push(cpi, known ? (height as number) : 2);
+    }
+    if (!nestingKnown) {
+      while (open.length > 1) open.pop();
+      for (let j = first; j < flat.length; j++) flat[j]!.end = flat.length;
     }
   }
   while (open.length > 0) open.pop()!.end = flat.length;

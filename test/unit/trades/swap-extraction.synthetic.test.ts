@@ -84,6 +84,16 @@ describe("extractTrades on edited real transactions", () => {
     ]);
   });
 
+  it("a CPI'd swap recorded without stackHeight (older transactions) still gives its amounts", () => {
+    // Given the PumpSwap sell CPI'd at stack height 2 by another program (5gtu6ARV), edited: every stackHeight removed
+    const original = loadTransaction("pumpswap/vixen_5gtu6ARV_rpcjson.json");
+    const tx = copyOf(original);
+    for (const group of tx.meta!.innerInstructions!) for (const ix of group.instructions) delete ix.stackHeight;
+    // When extracted / Then the same swap as with the nesting known
+    expect(extractTrades(tx, at)).toEqual(extractTrades(original, at));
+    expect(extractTrades(tx, at).swaps).toHaveLength(1);
+  });
+
   it("a reserve whose balance did not move gives no swap (never a zero amount)", () => {
     // Given the AMM v4 buy, edited: the coin vault's post balance set back to its pre balance
     const tx = copyOf(loadTransaction("raydium-amm-v4/vixen_54MFrVcf_rpcjson.json"));
