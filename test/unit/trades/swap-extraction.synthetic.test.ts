@@ -35,7 +35,42 @@ function appendCopyOfInstruction(tx: JsonTransaction, index: number, edit: (inne
   tx.meta!.innerInstructions!.push({ index: message.instructions.length - 1, instructions: inner });
 }
 
+/**
+ * One transaction doing what `a` and then `b` did (both without address-table keys): b's keys appended to a's, its
+ * instructions, inner instructions and balances re-indexed after a's. Stands for a route through two pools.
+ */
+function concatenated(a: JsonTransaction, b: JsonTransaction): JsonTransaction {
+  const tx = copyOf(a);
+  const offset = a.transaction.message.accountKeys.length;
+  const shift = (ix: JsonInstruction): JsonInstruction => ({ ...ix, programIdIndex: ix.programIdIndex + offset, accounts: ix.accounts.map((i) => i + offset) });
+  const topOffset = tx.transaction.message.instructions.length;
+  tx.transaction.message.accountKeys.push(...b.transaction.message.accountKeys);
+  tx.transaction.message.instructions.push(...b.transaction.message.instructions.map(shift));
+  const meta = tx.meta!;
+  const other = b.meta!;
+  meta.innerInstructions!.push(...other.innerInstructions!.map((g) => ({ index: g.index + topOffset, instructions: g.instructions.map(shift) })));
+  meta.preBalances!.push(...other.preBalances!);
+  meta.postBalances!.push(...other.postBalances!);
+  meta.preTokenBalances!.push(...other.preTokenBalances!.map((t) => ({ ...t, accountIndex: t.accountIndex + offset })));
+  meta.postTokenBalances!.push(...other.postTokenBalances!.map((t) => ({ ...t, accountIndex: t.accountIndex + offset })));
+  return tx;
+}
+
 describe("extractTrades on edited real transactions", () => {
+  it("a transaction through two pools gives one swap per pool, in execution order, each as its own transaction gave it", () => {
+    // Given the AMM v4 buy 54MFrVcf and the DLMM swap 2DfsmTYv joined into one transaction (AMM v4 first)
+    const amm = loadTransaction("raydium-amm-v4/vixen_54MFrVcf_rpcjson.json");
+    const dlmm = loadTransaction("meteora-dlmm/vixen_2DfsmTYv_rpcjson.json");
+    // When extracted
+    const { swaps } = extractTrades(concatenated(amm, dlmm), at);
+    // Then two swaps, ordinals 0 and 1, with the pools and amounts each transaction gives alone
+    const alone = [...extractTrades(amm, at).swaps, ...extractTrades(dlmm, at).swaps];
+    const fields = (s: (typeof swaps)[number]) => [s.pool, s.kind, s.baseMint, s.quoteMint, s.side, s.baseAmount, s.quoteAmount];
+    expect(swaps.map(fields)).toEqual(alone.map(fields));
+    expect(swaps.map((s) => s.ordinal)).toEqual([0, 1]);
+  });
+
+
   it("a failed transaction (meta.err set) gives no swap and no event", () => {
     // Given the pump.fun create + buy transaction, edited: meta.err = InstructionError
     const tx = copyOf(loadTransaction("pumpfun/txparser_pumpfun_create_0.json"));
