@@ -183,7 +183,7 @@ export const meteoraDbcPoolLifecycle: PoolLifecycleReader = (data, key, count) =
     const [virtualPool, config, pool, mintA, mintB, aVault, bVault, aVaultLp, bVaultLp] = at as [Address, Address, Address, Address, Address, Address, Address, Address, Address];
     const related: Record<string, Address> = { aVault, bVault, aVaultLp, bVaultLp };
     return [
-      { type: "migrate", kind: "meteora-dbc", pool: virtualPool, mints: [mintA, mintB], related: { config } as Record<string, Address> },
+      { type: "migrate", kind: "meteora-dbc", pool: virtualPool, mints: [mintA, mintB], related: { config } },
       { type: "create", kind: "meteora-damm-v1", pool, mints: [mintA, mintB], related },
     ];
   }
@@ -193,7 +193,7 @@ export const meteoraDbcPoolLifecycle: PoolLifecycleReader = (data, key, count) =
     const [virtualPool, config, pool, baseMint, quoteMint, vaultA, vaultB] = at as [Address, Address, Address, Address, Address, Address, Address];
     const related: Record<string, Address> = { vaultA, vaultB };
     return [
-      { type: "migrate", kind: "meteora-dbc", pool: virtualPool, mints: [baseMint, quoteMint], related: { config } as Record<string, Address> },
+      { type: "migrate", kind: "meteora-dbc", pool: virtualPool, mints: [baseMint, quoteMint], related: { config } },
       { type: "create", kind: "meteora-damm-v2", pool, mints: [baseMint, quoteMint], related },
     ];
   }
