@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm run bench: localnet + the bundled worker under Miniflare (two instances: normal price TTL and TTL 0 for cold
 # numbers), then wrk load and latency scripts. Prints numbers; never fails CI (not part of npm test).
-# BENCH_ONLY=price stops after the price section; BENCH_SECONDS sets each wrk run's length (default 10).
+# BENCH_ONLY=price stops after the price section; BENCH_ONLY=trade-index runs only the trade index section;
+# BENCH_SECONDS sets each wrk run's length (default 10).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true WRANGLER_SEND_ERROR_REPORTS=false
@@ -18,6 +19,26 @@ trap cleanup EXIT
 
 npx wrangler deploy --dry-run --outdir dist >/tmp/bench-bundle.log 2>&1 || { cat /tmp/bench-bundle.log; exit 1; }
 echo "bundle: $(wc -c <dist/index.js) bytes, gzip $(gzip -c dist/index.js | wc -c) bytes"
+
+# The trade index (issue 11): block reading on one core (tsx, in-process localnet), then ingest through the queue, D1
+# rows written and read latency against its own worker on a MANUAL localnet (slots and cron runs driven by the script;
+# the worker's control server on TI_CONTROL_PORT runs the cron and reads D1).
+TI_LN_PORT=18903; TI_WS_PORT=18904; TI_PORT=18790; TI_CONTROL_PORT=18791
+trade_index_section() {
+  echo; echo "== trade index"
+  echo "-- block reading on one core (npx tsx bench/trade-index-parse.ts)"
+  npx tsx bench/trade-index-parse.ts 2>/dev/null
+  echo "-- ingest through the trade-ingest queue, D1 rows written, read latency (node bench/trade-index.mjs)"
+  setsid npx tsx localnet/main.ts --port $TI_LN_PORT --ws-port $TI_WS_PORT --seed 1 --manual >/tmp/bench-localnet-ti.log 2>&1 & pids+=($!)
+  for _ in $(seq 1 100); do curl -sf http://127.0.0.1:$TI_LN_PORT/health >/dev/null && break; sleep 0.2; done
+  PORT=$TI_PORT CONTROL_PORT=$TI_CONTROL_PORT PRICE_CACHE_TTL_MS=1000 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$TI_LN_PORT \
+    UPSTREAM_WS_URL=ws://127.0.0.1:$TI_WS_PORT METADATA_DEV_HOSTS=127.0.0.1:$TI_LN_PORT setsid node bench/serve-worker.mjs >/tmp/bench-worker-$TI_PORT.log 2>&1 & pids+=($!)
+  for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$TI_PORT.log && break; sleep 0.2; done
+  grep -q "^ready" /tmp/bench-worker-$TI_PORT.log || { cat /tmp/bench-worker-$TI_PORT.log; return 0; }
+  BASE_URL=http://127.0.0.1:$TI_PORT CONTROL_URL=http://127.0.0.1:$TI_CONTROL_PORT LOCALNET_URL=http://127.0.0.1:$TI_LN_PORT API_KEY=$KEY \
+    WORKER_LOG=/tmp/bench-worker-$TI_PORT.log node bench/trade-index.mjs
+}
+if [ "${BENCH_ONLY:-}" = "trade-index" ]; then trade_index_section; exit 0; fi
 
 # 2 s slots: the chain stays live (fresh oracle, new swaps) without its block production competing with wrk for the 2 cores.
 setsid npx tsx localnet/main.ts --port $LN_PORT --ws-port $WS_PORT --seed 1 --slot-ms 2000 >/tmp/bench-localnet.log 2>&1 & pids+=($!)
@@ -73,6 +94,8 @@ BASE_URL=$BASE API_KEY=$KEY node bench/never-seen-mints.mjs
 
 echo; echo "== localnet memory: 1,500 slots (10 min at 400 ms) produced in manual mode, RSS and retained counts every 250"
 npx tsx --expose-gc bench/localnet-memory.ts 2>/dev/null
+
+trade_index_section
 
 echo; echo "== robustness: chaos, fuzz and memory tests (their counts)"
 npx vitest run test/integration/core.chaos.test.ts test/integration/core.memory.test.ts test/integration/rest.fuzz.test.ts test/integration/rpc.fuzz.test.ts 2>&1 \

@@ -1,7 +1,11 @@
 // Serves the bundled worker (dist/index.js from `wrangler deploy --dry-run --outdir dist`) with Miniflare directly:
 // one workerd, no wrangler-dev proxy (TOOLCHAIN.md). Applies D1 migrations, stores a bench API key, prints "ready <url>".
-// env: PORT, UPSTREAM_RPC_URL, UPSTREAM_WS_URL, PRICE_CACHE_TTL_MS, BENCH_API_KEY (tmd_…), METADATA_DEV_HOSTS
+// env: PORT, UPSTREAM_RPC_URL, UPSTREAM_WS_URL, PRICE_CACHE_TTL_MS, BENCH_API_KEY (tmd_…), METADATA_DEV_HOSTS,
+// CONTROL_PORT (optional: the bench's own control server, see the end of this file)
+// The trade-ingest queue is bound as in wrangler.toml (producer INGEST_QUEUE, this worker its consumer), so a cron run
+// that hands ranges to the queue is consumed here as in production (Miniflare delivers the batches).
 import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { Miniflare } from "miniflare";
 import { createHash } from "node:crypto";
 
@@ -17,6 +21,8 @@ const mf = new Miniflare({
   compatibilityFlags: ["nodejs_compat"],
   kvNamespaces: ["API_KEYS"],
   d1Databases: ["DB"],
+  queueProducers: { INGEST_QUEUE: { queueName: "trade-ingest" } },
+  queueConsumers: { "trade-ingest": { maxBatchSize: 4, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "trade-ingest-dlq" } },
   bindings: {
     UPSTREAM_RPC_URL: process.env.UPSTREAM_RPC_URL ?? "http://127.0.0.1:18899",
     UPSTREAM_WS_URL: process.env.UPSTREAM_WS_URL ?? "ws://127.0.0.1:18900",
@@ -37,6 +43,38 @@ for (const file of readdirSync("migrations").filter((f) => f.endsWith(".sql")).s
 const hash = createHash("sha256").update(key).digest("hex");
 const kv = await mf.getKVNamespace("API_KEYS");
 await kv.put(`apikey:${hash}`, JSON.stringify({ keyId: "key_bench", hash, name: "bench", account: "acct_bench", plan: "scale", createdAt: Date.now(), revoked: false }));
+
+// The bench's control server (CONTROL_PORT, 127.0.0.1 only), answered here, never by the worker's code:
+//   POST /__bench/scheduled           one cron run (the worker's scheduled handler, as the * * * * * trigger would)
+//   POST /__bench/cache-delete?url=U  drops U from the default Cache API cache (cold-cache measurements)
+//   POST /__bench/sql  {sql, params}  runs one statement on the worker's D1 and answers its rows and meta
+const controlPort = Number(process.env.CONTROL_PORT ?? 0);
+if (controlPort) {
+  const reply = (res, status, body) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  createServer(async (req, res) => {
+    const u = new URL(req.url ?? "/", "http://127.0.0.1");
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    try {
+      if (req.method === "POST" && u.pathname === "/__bench/scheduled") {
+        const t = performance.now();
+        const result = await (await mf.getWorker()).scheduled({ cron: "* * * * *", scheduledTime: new Date() });
+        return reply(res, 200, { ...result, ms: performance.now() - t });
+      }
+      if (req.method === "POST" && u.pathname === "/__bench/cache-delete") {
+        return reply(res, 200, { deleted: await (await mf.getCaches()).default.delete(u.searchParams.get("url") ?? "") });
+      }
+      if (req.method === "POST" && u.pathname === "/__bench/sql") {
+        const { sql, params = [] } = JSON.parse(body);
+        const { results, meta } = await db.prepare(sql).bind(...params).all();
+        return reply(res, 200, { results, meta });
+      }
+      reply(res, 404, { error: `no bench route ${req.method} ${u.pathname}` });
+    } catch (err) {
+      reply(res, 500, { error: err instanceof Error ? err.message : String(err) });
+    }
+  }).listen(controlPort, "127.0.0.1");
+}
 console.log(`ready ${url}`);
 const stop = async () => {
   await mf.dispose();
