@@ -8,15 +8,8 @@ import type { AccountRpc } from "../solana/account-reader";
 import { limits } from "../limits";
 import { trendExcludedMints } from "../solana/well-known";
 import { symbolsOf } from "./token-symbols";
+import type { TrendEntry } from "./trend-read";
 
-export interface TrendEntry {
-  token_address: string;
-  token_symbol: string;
-  latest_price: number;
-  buy_volume_usd: number;
-  sell_volume_usd: number;
-  net_inflow_usd: number;
-}
 
 /** The buckets that make up the window of `hours` ending with minute `endMinute` (inclusive). */
 export function windowParts(endMinute: number, hours: number): { minutes: [number, number][]; hours: [number, number] | null } {
