@@ -4,6 +4,7 @@
  * transactions and move nothing; a few hundred slots hold the hard cases of the trade index (routed, same pool twice,
  * failed, new pools of all nine kinds); and a mainnet-sized block on demand.
  */
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalnet, type Localnet } from "../../localnet/src/server.js";
 import type { WorldManifest } from "../../localnet/src/world/manifest.js";
@@ -244,6 +245,49 @@ describe("GET /__localnet/trades: the world's swaps as the chain executed them",
     }
     expect(multi).toBeGreaterThan(20);
     expect(samePool).toBeGreaterThan(5);
+  });
+
+  it("given a few hundred slots, then new pools of all nine kinds were created by the program's own create instruction, and then traded", async () => {
+    const anchor = (name: string) => createHash("sha256").update(`global:${name}`).digest().subarray(0, 8).toString("hex");
+    const creation: Record<string, { program: string; matches: (data: Buffer, accounts: number) => boolean }> = {
+      pumpfun: { program: "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", matches: (d) => [anchor("create"), anchor("create_v2")].includes(d.subarray(0, 8).toString("hex")) },
+      pumpswap: { program: "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA", matches: (d) => d.subarray(0, 8).toString("hex") === anchor("create_pool") },
+      "raydium-amm-v4": { program: "675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8", matches: (d, n) => d[0] === 1 && d.length === 26 && n === 21 },
+      "raydium-cpmm": { program: "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C", matches: (d, n) => d.subarray(0, 8).toString("hex") === anchor("initialize") && n === 20 },
+      "raydium-clmm": { program: "CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK", matches: (d) => d.subarray(0, 8).toString("hex") === anchor("create_pool") },
+      "meteora-dlmm": { program: "LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo", matches: (d) => d.subarray(0, 8).toString("hex") === anchor("initialize_lb_pair2") },
+      "meteora-damm-v1": { program: "Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB", matches: (d) => d.subarray(0, 8).toString("hex") === anchor("initialize_permissionless_pool") },
+      "meteora-damm-v2": { program: "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG", matches: (d) => d.subarray(0, 8).toString("hex") === anchor("initialize_pool") },
+      "meteora-dbc": { program: "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN", matches: (d) => d.subarray(0, 8).toString("hex") === anchor("initialize_virtual_pool_with_spl_token") },
+    };
+    const { decodeBase58 } = await import("../../localnet/src/chain/base58.js");
+    const createdAndTraded = new Set<string>();
+    for (const token of manifest.tokens.filter((t) => t.tags.includes("launched") || t.details?.graduatedAtSlot)) {
+      for (const pool of token.pools) {
+        const at = pool.kind === "pumpswap" ? token.details!.graduatedAtSlot : token.details!.launchedAtSlot;
+        if (at === undefined) continue;
+        const slot = Number(at);
+        let block = blocks.get(slot);
+        if (!block) {
+          block = (await call(net.rpcUrl, "getBlock", [slot, { encoding: "json", maxSupportedTransactionVersion: 0, rewards: false, commitment: "confirmed" }])).result;
+          blocks.set(slot, block!);
+        }
+        const spec = creation[pool.kind]!;
+        // The create instruction, top-level or as a CPI (pump `migrate` → pump_amm `create_pool`).
+        const txIndex = block!.transactions.findIndex((tx) => {
+          const keys = tx.transaction.message.accountKeys;
+          const all = [...tx.transaction.message.instructions, ...tx.meta.innerInstructions.flatMap((g) => g.instructions)];
+          return keys.includes(pool.address) && tx.meta.err === null && all.some((ix) => {
+            const data = Buffer.from(decodeBase58((ix as unknown as { data: string }).data) as Uint8Array);
+            return keys[ix.programIdIndex] === spec.program && spec.matches(data, (ix as unknown as { accounts: number[] }).accounts.length);
+          });
+        });
+        if (txIndex < 0) continue;
+        const traded = trades.some((t) => t.pool === pool.address && !t.failed && (t.slot > slot || t.txIndex > txIndex));
+        if (traded) createdAndTraded.add(pool.kind === "pumpfun" ? "pump-bonding-curve" : pool.kind);
+      }
+    }
+    expect([...createdAndTraded].sort()).toEqual([...KINDS].sort());
   });
 
   it("given a few hundred slots, then the world dropped no transaction", () => {

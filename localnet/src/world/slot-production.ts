@@ -10,6 +10,7 @@ import { signatureFor } from "./core/keys.js";
 import type { Rng } from "./core/rng.js";
 import { RandomTrades } from "./random-trades.js";
 import { HeavySlots } from "./heavy-slot.js";
+import { PoolLaunches } from "./pool-launches.js";
 import { RoutedTrades } from "./routed-trades.js";
 import { arbTx, launchTx, migrateTx } from "./slot-transactions.js";
 import { TradeTruth, tradeRecords } from "./swap-truth.js";
@@ -47,6 +48,7 @@ export class SlotProducer {
   private readonly routesRng: Rng;
   /** Mainnet-sized blocks asked for through `heavySlots`. */
   readonly heavy: HeavySlots;
+  private readonly poolLaunches: PoolLaunches;
   private readonly heavyRng: Rng;
   private nextLaunchSlot: number;
   private launches = 0;
@@ -60,6 +62,7 @@ export class SlotProducer {
     this.routed = new RoutedTrades(state, this.trades);
     this.routesRng = state.ctx.rng("routes");
     this.heavy = new HeavySlots(state);
+    this.poolLaunches = new PoolLaunches(state, state.ctx.rng("pool-launches"));
     this.heavyRng = state.ctx.rng("heavy");
   }
 
@@ -91,6 +94,17 @@ export class SlotProducer {
       }
     };
 
+    // Planning a transaction that throws (a world bug) loses that transaction, never the slot.
+    const planned = (plan: () => Draft | null): Draft | null => {
+      try {
+        return plan();
+      } catch (err) {
+        this.errors.push(`slot ${ledger.slot}: planning: ${(err as Error).message}`);
+        if (this.errors.length > MAX_ERRORS) this.errors.shift();
+        return null;
+      }
+    };
+
     // Oracle first: the slot's trades size USD amounts at its new price.
     state.oracle.step(rng);
     state.oracle.write();
@@ -107,6 +121,8 @@ export class SlotProducer {
       run(launchTx(state, rng, this.launches++, this.usedNames));
       this.nextLaunchSlot = ledger.slot + rng.int(20, 40);
     }
+    // Now and then a new token's pool, of each kind in turn, created by the program's own instruction.
+    run(planned(() => this.poolLaunches.next(ledger.slot)));
     // Keep SOL/USDC in line with the oracle.
     run(arbTx(state, rng));
     const n = rng.int(2, 12);
@@ -127,10 +143,10 @@ export class SlotProducer {
     }
     // The trade index's hard cases: Jupiter routes over two or three pools, multi-swap transactions, a pool swapped twice.
     const routes = this.routesRng;
-    if (routes.chance(0.4)) run(this.routed.route(routes));
-    if (routes.chance(0.18)) run(this.routed.multi(routes, false));
-    if (routes.chance(0.15)) run(this.routed.multi(routes, true));
-    if (this.heavy.take()) this.produceHeavy(ledger, run);
+    if (routes.chance(0.4)) run(planned(() => this.routed.route(routes)));
+    if (routes.chance(0.18)) run(planned(() => this.routed.multi(routes, false)));
+    if (routes.chance(0.15)) run(planned(() => this.routed.multi(routes, true)));
+    if (this.heavy.take()) this.produceHeavy(ledger, run, planned);
     this.markCompletedCurves();
     return txs;
   }
@@ -139,7 +155,7 @@ export class SlotProducer {
    * A mainnet-sized block: ~1,100 more transactions, ~70% validators' votes, the rest random trades and Jupiter routes
    * of every kind, interleaved.
    */
-  private produceHeavy(ledger: LedgerWriter, run: (d: Pick<Draft, "plan" | "swaps"> | null) => void): void {
+  private produceHeavy(ledger: LedgerWriter, run: (d: Pick<Draft, "plan" | "swaps"> | null) => void, planned: (plan: () => Draft | null) => Draft | null): void {
     const rng = this.heavyRng;
     let votes = 0;
     for (const isVote of this.heavy.layout(rng)) {
@@ -149,7 +165,7 @@ export class SlotProducer {
         continue;
       }
       if (rng.chance(0.1)) {
-        run(this.routed.route(rng));
+        run(planned(() => this.routed.route(rng)));
         continue;
       }
       for (let attempt = 0; attempt < 6; attempt++) {

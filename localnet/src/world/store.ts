@@ -61,6 +61,8 @@ export class Store {
   private ledger: LedgerWriter | null = null;
   /** Previous versions of the accounts written since `begin()`, for `rollback()`. */
   private journal: Map<Pubkey, AccountState | undefined> | null = null;
+  /** Lamports of every account of the mirror: a change over a state change is what it created or destroyed. */
+  private totalLamports = 0n;
 
   begin(): void {
     this.journal = new Map();
@@ -76,6 +78,7 @@ export class Store {
     this.journal = null;
     if (!journal) return [];
     for (const [k, prev] of journal) {
+      this.totalLamports += (prev?.lamports ?? 0n) - (this.accounts.get(k)?.lamports ?? 0n);
       if (prev) {
         this.accounts.set(k, prev);
         this.ledger?.setAccount(k, prev);
@@ -98,6 +101,7 @@ export class Store {
   put(pubkey: Pubkey, owner: Pubkey, data: Uint8Array, lamports: bigint, executable = false): void {
     const state: AccountState = { lamports, owner, data, executable, rentEpoch: RENT_EPOCH };
     this.remember(pubkey);
+    this.totalLamports += lamports - (this.accounts.get(pubkey)?.lamports ?? 0n);
     this.accounts.set(pubkey, state);
     this.ledger?.setAccount(pubkey, state);
   }
@@ -108,6 +112,16 @@ export class Store {
     const rent = rentExempt(data.length);
     const lamports = prev && prev.lamports > rent ? prev.lamports : rent;
     this.put(pubkey, owner, data, lamports);
+  }
+
+  /**
+   * Runs `create`, which writes new accounts with their rent (and wrapped SOL) out of nothing, as the world's account
+   * builders do, and takes the lamports that appeared from `payer`, as the program's CreateAccount CPIs would.
+   */
+  payFor(payer: Pubkey, create: () => void): void {
+    const before = this.totalLamports;
+    create();
+    this.addLamports(payer, -(this.totalLamports - before));
   }
 
   get(pubkey: Pubkey): AccountState | undefined {
@@ -131,6 +145,7 @@ export class Store {
 
   delete(pubkey: Pubkey): void {
     this.remember(pubkey);
+    this.totalLamports -= this.accounts.get(pubkey)?.lamports ?? 0n;
     this.accounts.delete(pubkey);
     this.ledger?.deleteAccount(pubkey);
   }

@@ -39,8 +39,9 @@ export interface AmmV4Pool extends PoolRef {
   owner: Pubkey;
 }
 
-const assoc = (market: Pubkey, seed: string) => pda([keyBytes(RAYDIUM_AMM_V4_PROGRAM), keyBytes(market), seed], RAYDIUM_AMM_V4_PROGRAM);
-export const ammV4Address = (market: Pubkey) => assoc(market, "amm_associated_seed");
+/** The AMM v4 program's associated accounts of a market: PDA([program, market, seed]). */
+export const ammV4Associated = (market: Pubkey, seed: string) => pda([keyBytes(RAYDIUM_AMM_V4_PROGRAM), keyBytes(market), seed], RAYDIUM_AMM_V4_PROGRAM);
+export const ammV4Address = (market: Pubkey) => ammV4Associated(market, "amm_associated_seed");
 const SWAP_FEE = { num: 25n, den: 10000n };
 
 export function encodeAmmInfo(p: AmmV4Pool): Uint8Array {
@@ -106,11 +107,11 @@ export class RaydiumAmmV4Venue implements PoolVenue<AmmV4Pool> {
       derivable: false,
       market: opts.market,
       nonce,
-      coinVault: assoc(opts.market, "coin_vault_associated_seed"),
-      pcVault: assoc(opts.market, "pc_vault_associated_seed"),
-      lpMint: assoc(opts.market, "lp_mint_associated_seed"),
-      openOrders: assoc(opts.market, "open_order_associated_seed"),
-      targetOrders: assoc(opts.market, "target_associated_seed"),
+      coinVault: ammV4Associated(opts.market, "coin_vault_associated_seed"),
+      pcVault: ammV4Associated(opts.market, "pc_vault_associated_seed"),
+      lpMint: ammV4Associated(opts.market, "lp_mint_associated_seed"),
+      openOrders: ammV4Associated(opts.market, "open_order_associated_seed"),
+      targetOrders: ammV4Associated(opts.market, "target_associated_seed"),
       coinDecimals: ctx.book.mint(opts.coinMint).decimals,
       pcDecimals: ctx.book.mint(opts.pcMint).decimals,
       needTakePnlCoin: opts.needTakePnl?.[0] ?? 0n,
