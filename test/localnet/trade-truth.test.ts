@@ -113,7 +113,9 @@ function poolIndex(): Map<string, { account: string; lamports: boolean }[]> {
 
 describe("GET /__localnet/trades: the world's swaps as the chain executed them", () => {
   it("given a few hundred slots, when the trades are read, then each names a transaction of its block at its index, ordered by slot, txIndex, ordinal", () => {
+    // ≥ 1,000 swaps across all nine kinds
     expect(trades.length).toBeGreaterThan(1000);
+    expect([...new Set(trades.map((t) => t.kind))].sort()).toEqual([...KINDS].sort());
     for (let i = 1; i < trades.length; i++) {
       const [a, b] = [trades[i - 1]!, trades[i]!];
       expect(a.slot < b.slot || (a.slot === b.slot && (a.txIndex < b.txIndex || (a.txIndex === b.txIndex && b.ordinal === a.ordinal + 1)))).toBe(true);
@@ -347,5 +349,22 @@ describe("POST /__localnet/advance?slots=1&heavy=1: a mainnet-sized block on dem
   it("heavy must be 0 or 1, and at most 100 heavy slots a call", async () => {
     expect((await admin("POST", "/__localnet/advance?slots=1&heavy=2")).status).toBe(400);
     expect((await admin("POST", "/__localnet/advance?slots=101&heavy=1")).status).toBe(400);
+  });
+});
+
+describe("trades are kept as long as their blocks", () => {
+  it("given a 40-slot retention, when 120 slots are produced, then slots below the first available block have no trades and the retained ones do", async () => {
+    const small = await startLocalnet({ port: 0, wsPort: 0, slotMs: 0, seed: 9, finalityDepth: 4, maxBlockSlots: 40 });
+    try {
+      await small.advance(120);
+      const first = small.ledger.firstAvailableBlock;
+      expect(first).toBeGreaterThan(60);
+      const res = await fetch(`${small.rpcUrl}/__localnet/trades?from=0&to=200`);
+      const kept = ((await res.json()) as { trades: TradeRecord[] }).trades;
+      expect(kept.length).toBeGreaterThan(50);
+      expect(Math.min(...kept.map((t) => t.slot))).toBeGreaterThanOrEqual(first);
+    } finally {
+      await small.close();
+    }
   });
 });

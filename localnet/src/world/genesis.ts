@@ -23,12 +23,19 @@ import {
   TOKEN_PROGRAM,
   USDC_MINT,
   USDT_MINT,
+  VOTE_PROGRAM,
   WSOL_MINT,
 } from "./programs.js";
 import { dammV2ConfigAddress } from "./venues/meteora-damm-v2.js";
 import { LAMPORTS, type WorldState } from "./world-state.js";
 
 const WALLETS = 700;
+/** Builtin programs: owned by the native loader, their data the program's name (as on a validator). */
+const NATIVE_PROGRAM_NAMES: Record<string, string> = {
+  [SYSTEM_PROGRAM]: "system_program",
+  [COMPUTE_BUDGET_PROGRAM]: "compute_budget_program",
+  [VOTE_PROGRAM]: "vote_program",
+};
 const WHALES = 14;
 
 /** Builds every genesis account into the world's account mirror, in a fixed order. */
@@ -37,8 +44,9 @@ export function buildGenesis(state: WorldState): void {
   const { store, book } = ctx;
   // Programs.
   for (const program of ALL_PROGRAMS) {
-    if (program === SYSTEM_PROGRAM || program === COMPUTE_BUDGET_PROGRAM) {
-      store.put(program, NATIVE_LOADER, new TextEncoder().encode(program === SYSTEM_PROGRAM ? "system_program" : "compute_budget_program"), 1n, true);
+    const native = NATIVE_PROGRAM_NAMES[program];
+    if (native) {
+      store.put(program, NATIVE_LOADER, new TextEncoder().encode(native), 1n, true);
     } else {
       const programData = pda([keyBytes(program)], BPF_LOADER_UPGRADEABLE);
       store.put(program, BPF_LOADER_UPGRADEABLE, new FixedWriter(36).u32(0, 2).pubkey(4, programData).bytes, 1_141_440n, true);

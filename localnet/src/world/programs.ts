@@ -70,6 +70,7 @@ export const ALL_PROGRAMS: readonly string[] = [
   PYTH_RECEIVER_PROGRAM,
   PYTH_PUSH_PROGRAM,
   JUPITER_V6_PROGRAM,
+  VOTE_PROGRAM,
 ];
 
 /** Anchor event-CPI tag (EVENT_IX_TAG, LE) [AN]. */
