@@ -26,6 +26,8 @@ echo "bundle: $(wc -c <dist/index.js) bytes, gzip $(gzip -c dist/index.js | wc -
 TI_LN_PORT=18903; TI_WS_PORT=18904; TI_PORT=18790; TI_CONTROL_PORT=18791
 trade_index_section() {
   echo; echo "== trade index"
+  # others edit src/ in the same tree: say which code was measured
+  echo "src at $(git rev-parse --short HEAD), uncommitted changes in src/: $(git status --porcelain -- src | wc -l) files"
   echo "-- block reading on one core (npx tsx bench/trade-index-parse.ts)"
   npx tsx bench/trade-index-parse.ts 2>/dev/null
   echo "-- ingest through the trade-ingest queue, D1 rows written, read latency (node bench/trade-index.mjs)"

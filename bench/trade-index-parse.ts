@@ -5,6 +5,9 @@
 import { startLocalnet } from "../localnet/src/server";
 import { readBlock, type JsonBlock } from "../src/trades/block-reading";
 import { limits } from "../src/limits";
+import { readAnswer } from "../src/solana/upstream-answer";
+import { readCappedBody } from "../src/solana/upstream-body";
+import { sliceSpan } from "../src/json/json-spans";
 
 const BLOCKS = Number(process.env.BLOCKS ?? 20);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -70,6 +73,28 @@ for (let r = 0; r < ROUNDS; r++) {
 const totalCpu = cpuMs(process.cpuUsage(cpuStart));
 const totalWall = performance.now() - wallStart;
 
+// The worker's own upstream client does more than JSON.parse with a getBlock answer (src/solana/upstream.ts):
+// readCappedBody (strict UTF-8 decode + control-byte check), readAnswer (a validating scan of the whole answer), then
+// JSON.parse of the result's span. Timed the same way (CPU), apart from the loop above.
+const cap = limits.upstreamAnswerCapBytes.getBlock ?? limits.upstreamAnswerCapBytes.default;
+const encoded = texts.map((e) => new TextEncoder().encode(e.text));
+const clientPath = async (bytes: Uint8Array) => {
+  const res = new Response(bytes);
+  const c0 = process.cpuUsage();
+  const body = await readCappedBody(res, cap);
+  if (!body.ok) throw new Error(`readCappedBody: ${body.reason}`);
+  const c1 = process.cpuUsage();
+  const [response] = readAnswer(body.text, { id: 1 }, { controlFree: body.controlFree }) ?? [];
+  if (!response?.result) throw new Error("readAnswer: not an answer");
+  const c2 = process.cpuUsage();
+  JSON.parse(sliceSpan(body.text, response.result));
+  const c3 = process.cpuUsage();
+  return { read: cpuMs(c1) - cpuMs(c0), scan: cpuMs(c2) - cpuMs(c1), parse: cpuMs(c3) - cpuMs(c2) };
+};
+for (const b of encoded) await clientPath(b); // warm-up
+const client: Awaited<ReturnType<typeof clientPath>>[] = [];
+for (let r = 0; r < ROUNDS; r++) for (const b of encoded) client.push(await clientPath(b));
+
 const pct = (xs: number[], p: number) => {
   const a = [...xs].sort((x, y) => x - y);
   return a[Math.min(a.length - 1, Math.floor((p / 100) * a.length))]!;
@@ -99,17 +124,27 @@ console.log(
   `one core: ${samples.length} blocks in ${f(totalCpu, 0)} ms CPU (${f(totalWall, 0)} ms wall) = ${f(cpuPerBlock)} ms CPU/block → ` +
     `${f(1000 / cpuPerBlock, 1)} blocks/s, ${f((swapsPerBlock * 1000) / cpuPerBlock, 0)} swaps/s, ${f((mean(first.map((s) => s.txs)) * 1000) / cpuPerBlock, 0)} transactions/s`,
 );
+const clientTotal = client.map((c) => c.read + c.scan + c.parse);
+const readMean = mean(samples.map((s) => s.readCpu));
+const workerCpuPerBlock = mean(clientTotal) + readMean;
+console.log(
+  `the worker's upstream-client path instead of a bare JSON.parse, CPU ms/block p50/p95: readCappedBody ${f(pct(client.map((c) => c.read), 50))}/${f(pct(client.map((c) => c.read), 95))}, ` +
+    `readAnswer scan ${f(pct(client.map((c) => c.scan), 50))}/${f(pct(client.map((c) => c.scan), 95))}, JSON.parse of the result ${f(pct(client.map((c) => c.parse), 50))}/${f(pct(client.map((c) => c.parse), 95))}, ` +
+    `all ${f(pct(clientTotal, 50))}/${f(pct(clientTotal, 95))}; with readBlock (mean ${f(readMean)}) ${f(workerCpuPerBlock)} ms CPU/block → ${f(1000 / workerCpuPerBlock, 1)} blocks/s on one core`,
+);
 const k = limits.tradeIngest.blockConcurrency;
 console.log(
   `consumers mainnet needs: mainnet ${MAINNET_BLOCKS_PER_S} blocks/s (400 ms slots); one consumer's blocks/s = 1 / (CPU per block + getBlock latency / blockConcurrency), ` +
     `CPU per block ${f(cpuPerBlock)} ms (parse + readBlock, from above; D1 writes and the fetch's own CPU not counted), blockConcurrency ${k} (limits.tradeIngest)`,
 );
-for (const latency of LATENCIES) {
-  const perBlock = cpuPerBlock + latency / k;
-  const rate = 1000 / perBlock;
-  console.log(
-    `  getBlock latency ${latency} ms: 1 / (${f(cpuPerBlock)} + ${latency}/${k} = ${f(perBlock)} ms) = ${f(rate, 1)} blocks/s per consumer → ` +
-      `${f(MAINNET_BLOCKS_PER_S / rate, 3)} consumers to keep up (ceil ${Math.ceil(MAINNET_BLOCKS_PER_S / rate)}), ${f(rate / MAINNET_BLOCKS_PER_S, 1)}× mainnet's pace per consumer`,
-  );
+for (const [label, cpu] of [["JSON.parse + readBlock", cpuPerBlock], ["worker's client path + readBlock", workerCpuPerBlock]] as const) {
+  for (const latency of LATENCIES) {
+    const perBlock = cpu + latency / k;
+    const rate = 1000 / perBlock;
+    console.log(
+      `  ${label}, getBlock latency ${latency} ms: 1 / (${f(cpu)} + ${latency}/${k} = ${f(perBlock)} ms) = ${f(rate, 1)} blocks/s per consumer → ` +
+        `${f(MAINNET_BLOCKS_PER_S / rate, 3)} consumers to keep up (ceil ${Math.ceil(MAINNET_BLOCKS_PER_S / rate)}), ${f(rate / MAINNET_BLOCKS_PER_S, 1)}× mainnet's pace per consumer`,
+    );
+  }
 }
 process.exit(0);
