@@ -14,7 +14,7 @@
  */
 import type { Pubkey } from "../chain/types.js";
 import { Draft } from "./context.js";
-import { FixedWriter, concat, hex } from "./core/bytes.js";
+import { concat, hex } from "./core/bytes.js";
 import { ata, i32be, keyBytes, pda, sha256 } from "./core/keys.js";
 import { tickAtSqrtPrice } from "./core/math.js";
 import type { Rng } from "./core/rng.js";
