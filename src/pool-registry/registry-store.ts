@@ -5,8 +5,9 @@ import type { SwappedPool } from "../venues/types";
 
 /**
  * The pool registry's store (D1 table `pools`): pools that cannot be derived from a mint (Raydium AMM v4, Meteora DBC,
- * non-canonical PumpSwap pools, pools quoted in other mints, ...), as found in swaps by the cron (block-ingest.ts).
- * Rows carry the related addresses a pricer must read (vaults, ...) so a registered pool prices in one upstream call.
+ * non-canonical PumpSwap pools, pools quoted in other mints, ...), as the trade index finds them in swaps and pool
+ * events (trades/swap-extraction.ts; written with the index's blocks, trades/trade-store.ts). Rows carry the related
+ * addresses a pricer must read (vaults, ...) so a registered pool prices in one upstream call.
  */
 export type RegisteredPool = SwappedPool;
 
@@ -58,15 +59,4 @@ export async function registeredPoolsFor(db: D1Database, mints: readonly Address
     }
   }
   return byMint;
-}
-
-/** Inserts or refreshes pools (idempotent; `last_slot` moves forward only). */
-export async function registerPools(db: D1Database, pools: readonly (RegisteredPool & { source: string; slot: number })[]): Promise<void> {
-  if (pools.length === 0) return;
-  const stmt = db.prepare(
-    `INSERT INTO pools (address, kind, base_mint, quote_mint, related, source, first_slot, last_slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(address) DO UPDATE SET last_slot = max(last_slot, excluded.last_slot),
-       related = CASE WHEN excluded.related != '{}' THEN excluded.related ELSE related END`,
-  );
-  await db.batch(pools.map((p) => stmt.bind(p.address, p.kind, p.baseMint, p.quoteMint, JSON.stringify(p.related), p.source, p.slot, p.slot)));
 }

@@ -4,7 +4,6 @@
  */
 import type { Address } from "@solana/kit";
 import type { Upstream } from "../solana/upstream";
-import { discoverPoolsInTransaction } from "../pool-registry/swap-pools";
 import type { RegisteredPool } from "../pool-registry/registry-store";
 import type { JsonTransaction } from "./json-transaction";
 import { extractTrades } from "./swap-extraction";
@@ -50,10 +49,9 @@ export function readBlock(slot: number, block: JsonBlock, previousSolUsd: number
   block.transactions.forEach((tx, txIndex) => {
     if (typeof tx !== "object" || tx === null) return;
     const found = extractTrades(tx, { slot, blockTime, txIndex });
-    if (found.swaps.length === 0 && found.events.length === 0) return;
     swaps.push(...found.swaps);
     events.push(...found.events);
-    if (found.swaps.length > 0) for (const pool of discoverPoolsInTransaction(tx)) pools.set(pool.address, pool);
+    for (const pool of found.pools) pools.set(pool.address, pool);
   });
   const solUsd = blockSolUsd(swaps, previousSolUsd);
   return { slot, blockTime, solUsd, trades: swaps.map((s) => priceSwap(s, solUsd)), events, pools: [...pools.values()] };

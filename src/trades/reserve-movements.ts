@@ -4,7 +4,8 @@
  * transfer, transfer_with_seed and create_account. Only instructions naming one of the accounts are decoded.
  */
 import { SYSTEM_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
-import { base58Bytes, readU64 } from "./instruction-data";
+import { base58Bytes } from "../solana/base58";
+import { readU64 } from "./instruction-data";
 import type { FlatInstruction } from "./instruction-tree";
 
 /** `amount` (signed: + into the account) moved by the flat instruction at `at`: lamports (System) or token units. */

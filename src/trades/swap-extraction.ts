@@ -8,18 +8,21 @@
  *   supply or funded its rent in the same transaction). That is exact, Token-2022 transfer fees included;
  * - a reserve several swaps name (one pool swapped twice, routes): the transfers inside each swap's own CPI subtree,
  *   and for a pump.fun curve's lamports the TradeEvent the swap emitted (a sell debits the curve without any CPI).
- * Base and quote are ranked (pair-orientation.ts); "buy" = base left the pool. Failed transactions give nothing; a
- * malformed instruction is skipped and never makes the whole transaction throw.
+ * Base and quote are ranked (pair-orientation.ts); "buy" = base left the pool. The same read gives the pools swapped
+ * (for the pool registry, with the accounts their pricer reads) and the pool events: creates and migrates from their
+ * instructions, graduations from the completion event a bonding curve's swap emits. Failed transactions give nothing;
+ * a malformed instruction is skipped and never makes the whole transaction throw.
  */
 import type { Address } from "@solana/kit";
 import { PUMP_PROGRAM_ADDRESS, WELL_KNOWN_DECIMALS, WSOL_MINT } from "../solana/well-known";
 import { decodePumpTradeEventInstruction } from "../venues/pump-bonding-curve";
-import type { PoolLifecycle, SwapReserves } from "../venues/types";
-import { base58Bytes, compareAddressBytes } from "./instruction-data";
+import { base58Bytes } from "../solana/base58";
+import type { PoolLifecycle, SwappedPool, SwappedPoolRoles, SwapReserves } from "../venues/types";
+import { compareAddressBytes } from "./instruction-data";
 import { flattenInstructions, type FlatInstruction } from "./instruction-tree";
 import type { JsonTokenBalance, JsonTransaction } from "./json-transaction";
 import { baseSideOf } from "./pair-orientation";
-import { venueInstructionReaders } from "./pool-legs";
+import { venueInstructionReaders, type VenueInstructionReaders } from "./pool-legs";
 import { reserveMovements, type ReserveMovement } from "./reserve-movements";
 import type { PoolEvent, PoolSwap } from "./trade";
 
@@ -35,21 +38,31 @@ export interface TradePlace {
   txIndex: number;
 }
 
-/** The swaps and pool events of `tx` (signature = its first signature), in execution order. Never throws. */
-export function extractTrades(tx: JsonTransaction, at: TradePlace): { swaps: PoolSwap[]; events: PoolEvent[] } {
-  const swaps: PoolSwap[] = [];
-  const events: PoolEvent[] = [];
+export interface TransactionTrades {
+  swaps: PoolSwap[];
+  events: PoolEvent[];
+  /** each pool swapped (once) whose kind the registry learns from swaps (`VenueInstructionReaders.swappedPool`) */
+  pools: SwappedPool[];
+}
+
+/** The swaps, pool events and swapped pools of `tx` (signature = its first signature), in execution order. Never throws. */
+export function extractTrades(tx: JsonTransaction, at: TradePlace): TransactionTrades {
+  const found: TransactionTrades = { swaps: [], events: [], pools: [] };
   try {
-    readTransaction(tx, at, swaps, events);
+    readTransaction(tx, at, found);
   } catch {
     // input malformed beyond what the readers check: keep what was read before it
   }
-  return { swaps, events };
+  return found;
 }
 
 interface FoundSwap {
   readonly at: number;
   readonly reserves: SwapReserves;
+  readonly readers: VenueInstructionReaders;
+  readonly program: string;
+  /** the swap instruction's i-th account */
+  readonly key: (position: number) => Address | undefined;
 }
 
 interface TokenBalance {
@@ -62,13 +75,14 @@ interface TokenBalance {
 
 /** One reserve, as the pool saw it in one swap. */
 interface Leg {
+  readonly account: Address;
   readonly mint: string;
   readonly decimals: number;
   /** + = into the pool */
   readonly delta: bigint;
 }
 
-function readTransaction(tx: JsonTransaction, place: TradePlace, swaps: PoolSwap[], events: PoolEvent[]): void {
+function readTransaction(tx: JsonTransaction, place: TradePlace, out: TransactionTrades): void {
   if (typeof tx !== "object" || tx === null) return;
   const meta = tx.meta;
   if (typeof meta !== "object" || meta === null || (meta.err !== null && meta.err !== undefined)) return;
@@ -86,7 +100,8 @@ function readTransaction(tx: JsonTransaction, place: TradePlace, swaps: PoolSwap
   const lifecycles: { at: number; event: PoolLifecycle }[] = [];
   for (let i = 0; i < flat.length; i++) {
     const { instruction } = flat[i]!;
-    const readers = venueInstructionReaders.get(keys[instruction.programIdIndex]!);
+    const program = keys[instruction.programIdIndex]!;
+    const readers = venueInstructionReaders.get(program);
     const accounts = instruction.accounts;
     if (!readers || !Array.isArray(accounts) || accounts.length < MIN_READ_ACCOUNTS) continue;
     const data = base58Bytes(instruction.data);
@@ -97,7 +112,7 @@ function readTransaction(tx: JsonTransaction, place: TradePlace, swaps: PoolSwap
     };
     try {
       const reserves = readers.swapReserves(data, key, accounts.length);
-      if (reserves) found.push({ at: i, reserves });
+      if (reserves) found.push({ at: i, reserves, readers, program, key });
       else for (const event of readers.lifecycle(data, key, accounts.length)) lifecycles.push({ at: i, event });
     } catch {
       // a truncated or inconsistent instruction: not a swap we can read
@@ -105,8 +120,27 @@ function readTransaction(tx: JsonTransaction, place: TradePlace, swaps: PoolSwap
   }
   if (found.length === 0 && lifecycles.length === 0) return;
   const signature = typeof tx.transaction.signatures?.[0] === "string" ? tx.transaction.signatures[0] : "";
-  if (found.length > 0) readSwaps(tx, keys, flat, found, place, signature, swaps);
-  pushEvents(lifecycles, place, signature, events);
+  if (found.length > 0) {
+    readSwaps(tx, keys, flat, found, place, signature, out);
+    lifecycles.push(...graduations(flat, keys, found));
+    lifecycles.sort((a, b) => a.at - b.at);
+  }
+  pushEvents(lifecycles, place, signature, out.events);
+}
+
+/** Curves completed by a swap: the venue's completion event among its own instructions in the swap's CPI subtree. */
+function graduations(flat: readonly FlatInstruction[], keys: readonly string[], found: readonly FoundSwap[]): { at: number; event: PoolLifecycle }[] {
+  const out: { at: number; event: PoolLifecycle }[] = [];
+  for (const { at, reserves, readers, program } of found) {
+    if (!readers.graduation) continue;
+    for (let i = at + 1; i < flat[at]!.end; i++) {
+      const { instruction } = flat[i]!;
+      if (keys[instruction.programIdIndex] !== program) continue;
+      const event = readers.graduation(instruction.data, reserves);
+      if (event) out.push({ at: i, event });
+    }
+  }
+  return out;
 }
 
 function readSwaps(
@@ -116,9 +150,10 @@ function readSwaps(
   found: readonly FoundSwap[],
   place: TradePlace,
   signature: string,
-  swaps: PoolSwap[],
+  { swaps, pools }: TransactionTrades,
 ): void {
   const meta = tx.meta!;
+  const seenPools = new Set<string>();
   const keyIndex = new Map<string, number>();
   for (let i = keys.length - 1; i >= 0; i--) keyIndex.set(keys[i]!, i);
   const tokens = tokenBalances(meta.preTokenBalances, meta.postTokenBalances);
@@ -137,7 +172,7 @@ function readSwaps(
   for (let s = 0; s < found.length; s++) {
     const pair = reserveIndexes[s];
     if (!pair) continue;
-    const { at, reserves } = found[s]!;
+    const { at, reserves, readers, key } = found[s]!;
     const end = flat[at]!.end;
     const legs: Leg[] = [];
     for (let r = 0; r < 2; r++) {
@@ -154,7 +189,7 @@ function readSwaps(
       if (namedBy.get(account) === 1 && metaDelta !== undefined) delta = metaDelta - moved(movements, where, at, end, false);
       else if (reserve.lamports) delta = pumpEventLamports(flat, keys, at, end, legs[0]?.mint) ?? moved(movements, where, at, end, true);
       else delta = moved(movements, where, at, end, true);
-      legs.push({ mint, decimals, delta });
+      legs.push({ account: reserve.account, mint, decimals, delta });
     }
     if (legs.length !== 2) continue;
     let own = legs as [Leg, Leg];
@@ -162,7 +197,14 @@ function readSwaps(
     const baseSide = baseSideOf(own[0].mint, own[1].mint);
     const base = own[baseSide];
     const quote = own[1 - baseSide]!;
-    if (base.mint === quote.mint || base.delta === 0n || quote.delta === 0n || base.delta > 0n === quote.delta > 0n) continue;
+    if (base.mint === quote.mint) continue;
+    const roles = readers.swappedPool;
+    if (roles && !seenPools.has(reserves.pool)) {
+      const pool = swappedPool(reserves, roles, key, own, base, quote);
+      if (pool) pools.push(pool);
+      seenPools.add(reserves.pool);
+    }
+    if (base.delta === 0n || quote.delta === 0n || base.delta > 0n === quote.delta > 0n) continue;
     swaps.push({
       slot: place.slot,
       txIndex: place.txIndex,
@@ -181,6 +223,28 @@ function readSwaps(
       wallet: walletOf(tx, keys, ownerDeltas, base, quote),
     });
   }
+}
+
+/** The pool as the registry stores it: its ranked pair, the reserves by their roles in the pool's order, other accounts. */
+function swappedPool(
+  reserves: SwapReserves,
+  roles: SwappedPoolRoles,
+  key: (position: number) => Address | undefined,
+  own: readonly [Leg, Leg],
+  base: Leg,
+  quote: Leg,
+): SwappedPool | undefined {
+  const related: Record<string, Address> = {};
+  if (roles.related) {
+    const read = roles.related(key);
+    if (!read) return undefined;
+    Object.assign(related, read);
+  }
+  if (roles.reserveRoles) {
+    related[roles.reserveRoles[0]] = own[0].account;
+    related[roles.reserveRoles[1]] = own[1].account;
+  }
+  return { address: reserves.pool, kind: reserves.kind, baseMint: base.mint as Address, quoteMint: quote.mint as Address, related };
 }
 
 /** Pool events in execution order, each pool's event of a type once (a migrate names the pool its CPI also creates). */

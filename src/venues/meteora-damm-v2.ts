@@ -11,7 +11,7 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
 import { AccountDecodeError } from "../solana/accounts/decode-error";
 import { reservePrice, sqrtPriceX64Price } from "./pool-price";
-import type { DecimalsOf, PoolCandidate, PoolPrice, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
@@ -177,15 +177,8 @@ export const meteoraDammV2PoolAdapter = definePoolAdapter({
   price: (state, _mint, _related, decimalsOf) => priceFromMeteoraDammV2Pool(state, decimalsOf),
 });
 
-/** DAMM v2 swap / swap2: pool @1, vaults @4/@5, mints @6/@7. */
+/** DAMM v2 swap / swap2. */
 const dammV2Swaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88"]);
-export const meteoraDammV2SwapPool: SwapPoolReader = (data, key) => {
-  if (!dammV2Swaps.has(instructionTag(data))) return undefined;
-  const [pool, vaultA, vaultB, mintA, mintB] = [key(1), key(4), key(5), key(6), key(7)];
-  if (!pool || !vaultA || !vaultB || !mintA || !mintB) return undefined;
-  return { address: pool, kind: "meteora-damm-v2", baseMint: mintA, quoteMint: mintB, related: { vaultA, vaultB } };
-};
-
 /** The pool and vaults of swap / swap2 (cp_amm 0.2.0 IDL): pool 1, token_a/b vault 4/5, token_a/b mint 6/7. */
 export const meteoraDammV2SwapReserves: SwapReservesReader = (data, key, count) => {
   if (count < 8 || !dammV2Swaps.has(instructionTag(data))) return undefined;
@@ -194,6 +187,12 @@ export const meteoraDammV2SwapReserves: SwapReservesReader = (data, key, count) 
   const [pool, vaultA, vaultB, mintA, mintB] = at as [Address, Address, Address, Address, Address];
   return { kind: "meteora-damm-v2", pool, reserves: [{ account: vaultA, mint: mintA }, { account: vaultB, mint: mintB }], order: "given" };
 };
+
+/**
+ * A DAMM v2 pool seen swapped is registered with its two vaults, as its creation names them (its pricer reads the pool
+ * alone; the registry keeps a pool's related accounts non-empty).
+ */
+export const meteoraDammV2SwappedPool: SwappedPoolRoles = { reserveRoles: ["vaultA", "vaultB"] };
 
 /** Pool initialisations (cp_amm 0.2.0 IDL) → positions of [pool, mint a, mint b, vault a, vault b]. */
 const dammV2PoolCreations = new Map<string, number[]>([

@@ -14,7 +14,7 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u16Le } from "./pda";
 import { netOfFees, toHumanPrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
@@ -188,15 +188,8 @@ export const meteoraDlmmPairAdapter = definePoolAdapter({
   price: (state, _mint, related, decimalsOf) => priceFromMeteoraDlmmPair(state, related, decimalsOf),
 });
 
-/** DLMM swap, swap2 and their exact-out / price-impact forms: pair @0, reserves @2/@3, mints @6/@7. */
+/** DLMM swap, swap2 and their exact-out / price-impact forms. */
 const dlmmSwaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88", "fa49652126cf4bb8", "2bd7f784893cf351", "38ade6d0ade49ccd", "4a62c0d6b1334b33"]);
-export const meteoraDlmmSwapPool: SwapPoolReader = (data, key) => {
-  if (!dlmmSwaps.has(instructionTag(data))) return undefined;
-  const [pair, reserveX, reserveY, mintX, mintY] = [key(0), key(2), key(3), key(6), key(7)];
-  if (!pair || !reserveX || !reserveY || !mintX || !mintY) return undefined;
-  return { address: pair, kind: "meteora-dlmm", baseMint: mintX, quoteMint: mintY, related: { reserveX, reserveY } };
-};
-
 /**
  * The pair and reserves of swap, swap2, swap_exact_out(2), swap_with_price_impact(2) (dlmm-sdk IDL 0.12.0): lb_pair 0,
  * reserve_x/y 2/3, token_x/y mint 6/7.
@@ -208,6 +201,9 @@ export const meteoraDlmmSwapReserves: SwapReservesReader = (data, key, count) =>
   const [pair, reserveX, reserveY, mintX, mintY] = at as [Address, Address, Address, Address, Address];
   return { kind: "meteora-dlmm", pool: pair, reserves: [{ account: reserveX, mint: mintX }, { account: reserveY, mint: mintY }], order: "given" };
 };
+
+/** A DLMM pair seen swapped is registered with its two reserves, which its pricer reads. */
+export const meteoraDlmmSwappedPool: SwappedPoolRoles = { reserveRoles: ["reserveX", "reserveY"] };
 
 /** Pair initialisations (dlmm-sdk IDL 0.12.0) → first account position of [lb_pair, mint x, mint y, reserve x, reserve y]. */
 const dlmmPairCreations = new Map<string, number[]>([

@@ -10,7 +10,8 @@ import { assertAccountShape, type AccountBytes } from "../solana/accounts/accoun
 import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda } from "./pda";
 import { reservePrice } from "./pool-price";
-import type { DecimalsOf, PoolCandidate, PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapReservesReader } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolGraduationReader, PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapReservesReader } from "./types";
+import { anchorEventPrefix, isAnchorEvent, readAnchorEvent } from "./anchor-event";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
@@ -195,8 +196,8 @@ export const pumpBondingCurvePoolLifecycle: PoolLifecycleReader = (data, key, co
   return [];
 };
 
-/** Anchor self-CPI event prefix (EVENT_IX_TAG, LE) followed by the TradeEvent discriminator. */
-const PUMP_TRADE_EVENT_PREFIX = getBase16Encoder().encode("e445a52e51cb9a1dbddb7fd34ee661ee");
+/** The TradeEvent every swap emits (sha256("event:TradeEvent")[0..8] = bddb7fd34ee661ee). */
+const PUMP_TRADE_EVENT_PREFIX = anchorEventPrefix("bddb7fd34ee661ee");
 
 /**
  * The pump TradeEvent a swap emits as a self-CPI (instruction data = prefix ‖ borsh): mint @16, sol_amount u64 @48,
@@ -204,8 +205,7 @@ const PUMP_TRADE_EVENT_PREFIX = getBase16Encoder().encode("e445a52e51cb9a1dbddb7
  * with direct lamport debits, which no CPI shows. Undefined when `data` is not such an event (or is truncated).
  */
 export function decodePumpTradeEventInstruction(data: Uint8Array): { mint: Address; solAmount: bigint; tokenAmount: bigint; isBuy: boolean } | undefined {
-  if (data.length < 65) return undefined;
-  for (let i = 0; i < PUMP_TRADE_EVENT_PREFIX.length; i++) if (data[i] !== PUMP_TRADE_EVENT_PREFIX[i]) return undefined;
+  if (data.length < 65 || !isAnchorEvent(data, PUMP_TRADE_EVENT_PREFIX)) return undefined;
   const u64 = getU64Decoder();
   return {
     mint: getAddressDecoder().decode(data, 16),
@@ -214,3 +214,26 @@ export function decodePumpTradeEventInstruction(data: Uint8Array): { mint: Addre
     isBuy: data[64] === 1,
   };
 }
+
+/**
+ * CompleteEvent (pump IDL, pump-fun/pump-public-docs @1b822158, 2026-05-19; sha256("event:CompleteEvent")[0..8] =
+ * 5f72619cd42e9808): user @16, mint @48, bonding_curve @80, timestamp i64 @112, then quote_mint @120 (appended for
+ * USDC-paired coins: older events end at 120 B). The buy that takes the curve's last tokens emits it.
+ */
+const PUMP_COMPLETE_EVENT_PREFIX = anchorEventPrefix("5f72619cd42e9808");
+const COMPLETE_EVENT_MIN_SIZE = 120;
+/** quote_mint ends at 152; room for fields appended later, which are not read. */
+const COMPLETE_EVENT_MAX_SIZE = 256;
+
+/**
+ * A CompleteEvent inside a swap of the same curve → the curve graduated. The pair is the swap's (its quote is wSOL for
+ * SOL-paired curves, where the event's quote_mint is absent or the default key).
+ */
+export const pumpBondingCurvePoolGraduation: PoolGraduationReader = (eventData, swap) => {
+  const data = readAnchorEvent(eventData, PUMP_COMPLETE_EVENT_PREFIX, COMPLETE_EVENT_MIN_SIZE, COMPLETE_EVENT_MAX_SIZE);
+  if (!data) return undefined;
+  const decodeAddress = getAddressDecoder();
+  const [base, quote] = swap.reserves;
+  if (decodeAddress.decode(data, 80) !== swap.pool || !base.mint || !quote.mint || decodeAddress.decode(data, 48) !== base.mint) return undefined;
+  return { type: "graduate", kind: "pump-bonding-curve", pool: swap.pool, mints: [base.mint, quote.mint], related: requiredAccountsForPumpBondingCurve() };
+};

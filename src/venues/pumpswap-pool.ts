@@ -22,7 +22,7 @@ import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
 import { memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
@@ -177,15 +177,8 @@ export const pumpSwapPoolAdapter = definePoolAdapter({
   price: (state, _mint, related, decimalsOf) => priceFromPumpSwapPool(state, related, decimalsOf),
 });
 
-/** PumpSwap buy, sell and buy_exact_quote_in: pool @0, mints @3/@4, pool vaults @7/@8. */
+/** PumpSwap buy, sell and buy_exact_quote_in. */
 const pumpSwapSwaps = new Set(["66063d1201daebea", "33e685a4017f83ad", "c62e1552b4d9e870"]);
-export const pumpSwapSwapPool: SwapPoolReader = (data, key) => {
-  if (!pumpSwapSwaps.has(instructionTag(data))) return undefined;
-  const [pool, baseMint, quoteMint, baseVault, quoteVault] = [key(0), key(3), key(4), key(7), key(8)];
-  if (!pool || !baseMint || !quoteMint || !baseVault || !quoteVault) return undefined;
-  return { address: pool, kind: "pumpswap", baseMint, quoteMint, related: { baseVault, quoteVault } };
-};
-
 /** The pool and vaults of buy / sell / buy_exact_quote_in (pump_amm IDL, pump-public-docs @1b822158): pool 0, base/quote mint 3/4, vaults 7/8. */
 export const pumpSwapSwapReserves: SwapReservesReader = (data, key, count) => {
   if (count < 9 || !pumpSwapSwaps.has(instructionTag(data))) return undefined;
@@ -194,6 +187,9 @@ export const pumpSwapSwapReserves: SwapReservesReader = (data, key, count) => {
   const [pool, baseVault, quoteVault, baseMint, quoteMint] = at as [Address, Address, Address, Address, Address];
   return { kind: "pumpswap", pool, reserves: [{ account: baseVault, mint: baseMint }, { account: quoteVault, mint: quoteMint }], order: "given" };
 };
+
+/** A PumpSwap pool seen swapped is registered with its two vaults, which its pricer reads. */
+export const pumpSwapSwappedPool: SwappedPoolRoles = { reserveRoles: ["baseVault", "quoteVault"] };
 
 /** create_pool (e992d18ecf6840bc): pool 0, base/quote mint 3/4, pool base/quote token account 9/10 → a created pool. */
 export const pumpSwapPoolLifecycle: PoolLifecycleReader = (data, key, count) => {

@@ -11,7 +11,7 @@ import { addressBytes, findPda } from "./pda";
 import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, SwapReservesReader } from "./types";
+import type { PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt } from "./instruction-tag";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
@@ -112,26 +112,6 @@ export const raydiumAmmV4PoolAdapter = definePoolAdapter({
 });
 
 /**
- * Swaps of AMM v4: SwapBaseIn / SwapBaseOut (tags 9 / 11; 17 accounts, or 18 with the target orders account) and their
- * v2 forms without the OpenBook market (16 / 17; 8 accounts): amm @1, coin and pc vaults after it. Mints come from the
- * vaults' token balances.
- */
-export const raydiumAmmV4SwapPool: SwapPoolReader = (data, key, count, mintOf) => {
-  const tag = data[0];
-  let amm: Address | undefined, coinVault: Address | undefined, pcVault: Address | undefined;
-  if ((tag === 9 || tag === 11) && (count === 17 || count === 18)) {
-    const shift = count === 18 ? 1 : 0;
-    [amm, coinVault, pcVault] = [key(1), key(4 + shift), key(5 + shift)];
-  } else if ((tag === 16 || tag === 17) && count >= 8) {
-    [amm, coinVault, pcVault] = [key(1), key(3), key(4)];
-  } else return undefined;
-  const coinMint = coinVault && mintOf(coinVault);
-  const pcMint = pcVault && mintOf(pcVault);
-  if (!amm || !coinVault || !pcVault || !coinMint || !pcMint) return undefined;
-  return { address: amm, kind: "raydium-amm-v4", baseMint: coinMint, quoteMint: pcMint, related: { coinVault, pcVault } };
-};
-
-/**
  * The pool and vaults (coin, pc) a swap_base_in / swap_base_out (tags 9 / 11; 17 accounts, or 18 with the deprecated
  * target_orders) or swap_base_in_v2 / swap_base_out_v2 (tags 16 / 17, 8 accounts) trades against (raydium-amm 0.3.1).
  */
@@ -148,6 +128,9 @@ export const raydiumAmmV4SwapReserves: SwapReservesReader = (data, key, count) =
   const [pool, coinVault, pcVault] = at as [Address, Address, Address];
   return { kind: "raydium-amm-v4", pool, reserves: [{ account: coinVault, mint: undefined }, { account: pcVault, mint: undefined }], order: "given" };
 };
+
+/** An AMM v4 pool seen swapped is registered with its two vaults, which its pricer reads. */
+export const raydiumAmmV4SwappedPool: SwappedPoolRoles = { reserveRoles: ["coinVault", "pcVault"] };
 
 /** initialize2 (tag 1): amm 4, coin mint 8, pc mint 9, coin vault 10, pc vault 11 → a created pool. */
 export const raydiumAmmV4PoolLifecycle: PoolLifecycleReader = (data, key, count) => {

@@ -11,7 +11,7 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { netOfFees, sqrtPriceX64Price } from "./pool-price";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapPoolReader, PoolLifecycleReader, SwapReservesReader } from "./types";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
@@ -125,23 +125,9 @@ export const raydiumClmmPoolAdapter = definePoolAdapter({
   price: (state, _mint, related) => priceFromRaydiumClmmPool(state, related),
 });
 
-/**
- * CLMM swap (pool @2, vaults @5/@6, mints from the vaults' token balances) and swap_v2 (the same, plus the vaults' mints
- * @11/@12). CLMM pools are derived against wSOL only (per config): pools quoted in USDC or any other mint are found here.
- */
+/** CLMM swap and swap_v2. Pools are derived against wSOL only (per config): the registry learns the others from swaps. */
 const clmmSwap = "f8c69e91e17587c8";
 const clmmSwapV2 = "2b04ed0b1ac91e62";
-export const raydiumClmmSwapPool: SwapPoolReader = (data, key, count, mintOf) => {
-  const tag = instructionTag(data);
-  if (!((tag === clmmSwap && count >= 10) || (tag === clmmSwapV2 && count >= 13))) return undefined;
-  const [pool, inputVault, outputVault] = [key(2), key(5), key(6)];
-  if (!pool || !inputVault || !outputVault) return undefined;
-  const inMint = tag === clmmSwapV2 ? key(11) : mintOf(inputVault);
-  const outMint = tag === clmmSwapV2 ? key(12) : mintOf(outputVault);
-  if (!inMint || !outMint) return undefined;
-  return { address: pool, kind: "raydium-clmm", baseMint: inMint, quoteMint: outMint, related: { inputVault, outputVault } };
-};
-
 /**
  * The pool and vaults of swap (pool 2, input/output vault 5/6; mints from the token balances) and swap_v2 (+ input/output
  * vault mint 11/12) (raydium-clmm amm_v3 0.1.0 IDL). Listed by direction; the pool orders its mints by bytes.
@@ -161,6 +147,9 @@ export const raydiumClmmSwapReserves: SwapReservesReader = (data, key, count) =>
     order: "mint-bytes",
   };
 };
+
+/** A CLMM pool seen swapped is registered with its vaults in the pool's token0 / token1 order, which its pricer reads. */
+export const raydiumClmmSwappedPool: SwappedPoolRoles = { reserveRoles: ["vault0", "vault1"] };
 
 /** create_pool (e992d18ecf6840bc): pool 2, token_mint_0/1 3/4, token_vault_0/1 5/6 → a created pool. */
 export const raydiumClmmPoolLifecycle: PoolLifecycleReader = (data, key, count) => {

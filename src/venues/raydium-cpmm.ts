@@ -12,7 +12,7 @@ import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwapPoolReader, SwapReservesReader } from "./types";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
@@ -134,15 +134,8 @@ export const raydiumCpmmPoolAdapter = definePoolAdapter({
   price: (state, _mint, related) => priceFromRaydiumCpmmPool(state, related),
 });
 
-/** CPMM swap_base_input / swap_base_output: pool state @3, input and output vaults @6/@7, their mints @10/@11. */
+/** CPMM swap_base_input / swap_base_output. */
 const cpmmSwaps = new Set(["8fbe5adac41e33de", "37d96256a34ab4ad"]);
-export const raydiumCpmmSwapPool: SwapPoolReader = (data, key) => {
-  if (!cpmmSwaps.has(instructionTag(data))) return undefined;
-  const [pool, inVault, outVault, inMint, outMint] = [key(3), key(6), key(7), key(10), key(11)];
-  if (!pool || !inVault || !outVault || !inMint || !outMint) return undefined;
-  return { address: pool, kind: "raydium-cpmm", baseMint: inMint, quoteMint: outMint, related: { inVault, outVault } };
-};
-
 /**
  * The pool and vaults of swap_base_input / swap_base_output (raydium-cp-swap 0.2.0 IDL): pool 3, input/output vault
  * 6/7, input/output mint 10/11. Listed by direction; the pool orders its mints by bytes (token0 < token1).
@@ -154,6 +147,9 @@ export const raydiumCpmmSwapReserves: SwapReservesReader = (data, key, count) =>
   const [pool, inVault, outVault, inMint, outMint] = at as [Address, Address, Address, Address, Address];
   return { kind: "raydium-cpmm", pool, reserves: [{ account: inVault, mint: inMint }, { account: outVault, mint: outMint }], order: "mint-bytes" };
 };
+
+/** A CPMM pool seen swapped is registered with its vaults in the pool's token0 / token1 order, which its pricer reads. */
+export const raydiumCpmmSwappedPool: SwappedPoolRoles = { reserveRoles: ["vault0", "vault1"] };
 
 /** initialize (afaf6d1f0d989bed): pool 3, token_0/1 mint 4/5, token_0/1 vault 10/11 → a created pool. */
 export const raydiumCpmmPoolLifecycle: PoolLifecycleReader = (data, key, count) => {

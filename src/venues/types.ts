@@ -11,27 +11,16 @@ export interface PoolCandidate {
   readonly quoteMint: Address | null;
 }
 
-/** A pool as one of its program's swap instructions names it: enough to register it and price it later. */
+/** A pool seen swapped, as the pool registry stores it: enough to find it by either mint and price it in one read. */
 export interface SwappedPool {
   address: Address;
   kind: PoolKind;
+  /** the pair ranked as trades rank it (trades/pair-orientation.ts) */
   baseMint: Address;
   quoteMint: Address;
   /** accounts a pricer reads besides the pool (vaults, config), by role */
   related: Record<string, Address>;
 }
-
-/**
- * Reads the pool a top-level or inner instruction of the venue's program trades against, by the account positions of
- * its swap instructions (VENUES.md); undefined when the instruction is not a swap of a shape it knows. `key(i)` is the
- * instruction's i-th account, `count` how many it has, `mintOf` a token account's mint from the transaction's balances.
- */
-export type SwapPoolReader = (
-  data: Uint8Array,
-  key: (position: number) => Address | undefined,
-  count: number,
-  mintOf: (tokenAccount: Address) => Address | undefined,
-) => SwappedPool | undefined;
 
 /** Decimals of a mint; throws when the caller does not know them. Pools that store decimals do not ask. */
 export type DecimalsOf = (mint: Address) => number;
@@ -83,6 +72,17 @@ export interface SwapReserves {
 }
 
 /**
+ * What the pool registry stores of a pool seen swapped besides its pair, for the kinds it learns from swaps (pools
+ * derived from the mint alone, pump.fun curves and DAMM v1, have none): the roles of the two reserves in the pool's own
+ * order (after "mint-bytes" sorting) and the other accounts its pricer reads, taken from the swap instruction's accounts
+ * — the roles the venue's pool lifecycle reader gives.
+ */
+export interface SwappedPoolRoles {
+  readonly reserveRoles?: readonly [string, string];
+  readonly related?: (key: (position: number) => Address | undefined) => Record<string, Address> | undefined;
+}
+
+/**
  * Reads a venue's swap instruction by its account positions (VENUES.md): the pool and its reserves, or undefined when
  * the instruction is not a swap of a shape it knows. `key(i)` is the instruction's i-th account, `count` how many.
  */
@@ -108,3 +108,9 @@ export type PoolLifecycleReader = (
   key: (position: number) => Address | undefined,
   count: number,
 ) => PoolLifecycle[];
+
+/**
+ * Reads the event by which a swap's pool says the swap completed its curve (an Anchor self-CPI inside the swap, its data
+ * base58 as the transaction holds it): the pool graduated. Undefined for any other data, or an event of another pool.
+ */
+export type PoolGraduationReader = (eventData: string, swap: SwapReserves) => PoolLifecycle | undefined;

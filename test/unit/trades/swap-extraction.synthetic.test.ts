@@ -6,7 +6,7 @@ import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import type { JsonInstruction, JsonTransaction } from "../../../src/trades/json-transaction";
 import { extractTrades } from "../../../src/trades/swap-extraction";
-import { at, copyOf, loadTransaction, resolvedKeys } from "./transaction-fixtures";
+import { at, copyOf, loadTransaction, resolvedKeys, WSOL } from "./transaction-fixtures";
 
 const base58 = getBase58Decoder();
 const bytesOf = (text: string) => new Uint8Array(getBase58Encoder().encode(text));
@@ -77,7 +77,7 @@ describe("extractTrades on edited real transactions", () => {
     expect(extractTrades(tx, at).swaps).toHaveLength(1);
     tx.meta!.err = { InstructionError: [3, { Custom: 6001 }] };
     // When extracted / Then nothing
-    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [] });
+    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [], pools: [] });
   });
 
   it("one AMM v4 pool swapped twice in a transaction gives two swaps, each with its own amounts, in order", () => {
@@ -154,20 +154,20 @@ describe("extractTrades never throws on malformed input", () => {
     // Given the DBC swap, edited: its data cut to its first 3 base58 characters
     const tx = dbc();
     swapOf(tx).data = swapOf(tx).data.slice(0, 3);
-    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [] });
+    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [], pools: [] });
   });
 
   it("an account index out of range: that instruction is skipped", () => {
     // Given the DBC swap, edited: its quote vault's account index set to 999
     const tx = dbc();
     swapOf(tx).accounts[6] = 999;
-    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [] });
+    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [], pools: [] });
   });
 
   it("data that is not base58: that instruction is skipped", () => {
     const tx = dbc();
     swapOf(tx).data = "0OIl not base58";
-    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [] });
+    expect(extractTrades(tx, at)).toEqual({ swaps: [], events: [], pools: [] });
   });
 
   it("missing meta, missing message, or not an object: nothing", () => {
@@ -182,7 +182,7 @@ describe("extractTrades never throws on malformed input", () => {
       "tx",
       {},
     ];
-    for (const b of broken) expect(extractTrades(b as JsonTransaction, at)).toEqual({ swaps: [], events: [] });
+    for (const b of broken) expect(extractTrades(b as JsonTransaction, at)).toEqual({ swaps: [], events: [], pools: [] });
   });
 
   it("garbage in the meta's lists and balances: no throw, and no swap built on them", () => {
@@ -204,5 +204,119 @@ describe("extractTrades never throws on malformed input", () => {
         expect(s.quoteAmount).toBeGreaterThan(0n);
       }
     }
+  });
+});
+
+/**
+ * Graduations. No fixture in ../shared/fixtures holds a completion event, so each case takes a real swap and appends,
+ * inside the swap's CPI subtree, the self-CPI event the program emits when the swap completes its curve, its bytes built
+ * field by field from the official IDL (Anchor: EVENT_IX_TAG e445a52e51cb9a1d ‖ sha256("event:<Name>")[0..8] ‖ borsh).
+ */
+describe("graduation events (real swaps, edited: the completion event their program emits appended)", () => {
+  const EVENT_IX_TAG = "e445a52e51cb9a1d";
+  const hex = (text: string) => new Uint8Array(text.match(/../g)!.map((b) => parseInt(b, 16)));
+  const address = (text: string) => bytesOf(text);
+  const u64 = (value: bigint) => {
+    const bytes = new Uint8Array(8);
+    new DataView(bytes.buffer).setBigUint64(0, value, true);
+    return bytes;
+  };
+  const concat = (...parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) out.set(p, (at += p.length) - p.length);
+    return out;
+  };
+
+  /** The event as the program's self-CPI after `afterIndex` of top-level `top`'s inner list (same program, same event authority). */
+  function insertSelfCpiEvent(tx: JsonTransaction, top: number, afterIndex: number, like: number, event: Uint8Array): void {
+    const inner = tx.meta!.innerInstructions!.find((g) => g.index === top)!.instructions;
+    inner.splice(afterIndex + 1, 0, { ...copyOf(inner[like]!), data: base58.decode(event) });
+  }
+
+  // pump IDL (pump-fun/pump-public-docs @1b822158): CompleteEvent { user, mint, bonding_curve, timestamp i64, quote_mint }
+  const PUMP_COMPLETE = EVENT_IX_TAG + "5f72619cd42e9808";
+  const PUMP_CURVE = "DzEuwnKqiZxfZgeo7MjpZ3FWfZzt5ERRzjkNpx856Ram";
+  const PUMP_MINT = "4eLCXkNbDw2bvdrZZVn1cXurtL63H4z9ZfbYCY17pump";
+  const PUMP_USER = "FwjYcbfktK8PC2bzCrqxR6QkUPxmHFbcFGNrz3YAV7ft";
+  /** vixen 22K6ixTV: a router (instruction 4) CPIs the pump buy (inner 0, stack height 2); its TradeEvent is inner 6 (height 3). */
+  const pumpBuy = () => copyOf(loadTransaction("pumpfun/vixen_22K6ixTV_rpcjson.json"));
+  const pumpComplete = (curve: string, withQuoteMint: boolean) =>
+    concat(
+      hex(PUMP_COMPLETE),
+      address(PUMP_USER), // user @16
+      address(PUMP_MINT), // mint @48
+      address(curve), // bonding_curve @80
+      u64(1_700_000_000n), // timestamp @112
+      ...(withQuoteMint ? [address(WSOL)] : []), // quote_mint @120 (since the USDC-paired coins; absent before: 120 B)
+    );
+
+  it("pump.fun: the buy whose subtree carries a CompleteEvent of its curve graduates the curve (152 B and the older 120 B event)", () => {
+    for (const withQuoteMint of [true, false]) {
+      // Given the CPI'd pump buy, edited: a CompleteEvent of its curve appended after its TradeEvent (stack height 3)
+      const tx = pumpBuy();
+      insertSelfCpiEvent(tx, 4, 6, 6, pumpComplete(PUMP_CURVE, withQuoteMint));
+      // When extracted
+      const { swaps, events } = extractTrades(tx, at);
+      // Then the buy is unchanged and the curve graduated, with the pair and the related accounts its pricer reads
+      expect(swaps.map((s) => [s.pool, s.side])).toEqual([[PUMP_CURVE, "buy"]]);
+      expect(events).toEqual([
+        {
+          slot: at.slot,
+          txIndex: at.txIndex,
+          ordinal: 0,
+          signature: tx.transaction.signatures[0],
+          type: "graduate",
+          kind: "pump-bonding-curve",
+          pool: PUMP_CURVE,
+          baseMint: PUMP_MINT,
+          quoteMint: WSOL,
+          related: { global: "4wTV1YmiEkRvAtNtsSGPtUrqRYQMe5SKy2uB4Jjaxnjf" },
+        },
+      ]);
+    }
+  });
+
+  it("pump.fun: a CompleteEvent of another curve, or one outside the buy's subtree, graduates nothing", () => {
+    // Given the CPI'd pump buy, edited: a CompleteEvent naming another curve (the user's key) inside the buy
+    const other = pumpBuy();
+    insertSelfCpiEvent(other, 4, 6, 6, pumpComplete(PUMP_USER, true));
+    expect(extractTrades(other, at).events).toEqual([]);
+    // Given the same buy, edited: the curve's CompleteEvent as a top-level instruction after the router's
+    const outside = pumpBuy();
+    const event = outside.meta!.innerInstructions!.find((g) => g.index === 4)!.instructions[6]!;
+    outside.transaction.message.instructions.push({ ...copyOf(event), data: base58.decode(pumpComplete(PUMP_CURVE, true)), stackHeight: 1 });
+    expect(extractTrades(outside, at).events).toEqual([]);
+  });
+
+  // dynamic_bonding_curve IDL 0.1.10 (MeteoraAg/dynamic-bonding-curve-sdk @ce9afb7): EvtCurveComplete { pool, config,
+  // base_reserve u64, quote_reserve u64 }
+  const DBC_COMPLETE = EVENT_IX_TAG + "e5e756549c864b18";
+  const DBC_POOL = "CQLuGpgxg5qmuw5BnHCG8zHquKn3jxXuVrgSLYGBk48t";
+  const DBC_CONFIG = "GydFpD4ERr8kR3UA8VKH8getkcgmzLpfF1EFwgXENnN4";
+  const dbcComplete = (pool: string) =>
+    concat(
+      hex(DBC_COMPLETE),
+      address(pool), // pool @16
+      address(DBC_CONFIG), // config @48
+      u64(793_100_000_000_000n), // base_reserve @80
+      u64(85_000_000_000n), // quote_reserve @88
+    );
+
+  it("Meteora DBC: the swap whose subtree carries EvtCurveComplete of its pool graduates the pool", () => {
+    // Given the DBC swap 23BXcBmn (top-level 3; its two transfers, then its EvtSwap events, inner 2 and 3), edited: an
+    // EvtCurveComplete of its pool appended after the events, as the program emits it when the quote threshold is reached
+    const tx = copyOf(loadTransaction("meteora-dbc/vixen_23BXcBmn_rpcjson.json"));
+    insertSelfCpiEvent(tx, 3, 3, 3, dbcComplete(DBC_POOL));
+    // When extracted / Then the swap stays and the pool graduated, with its config (what its pricer reads)
+    const { swaps, events } = extractTrades(tx, at);
+    expect(swaps.map((s) => s.pool)).toEqual([DBC_POOL]);
+    expect(events).toMatchObject([
+      { type: "graduate", kind: "meteora-dbc", pool: DBC_POOL, baseMint: "EeXMYKCMjVLU1PrjAi4o2fMpC37h9RpuU3y7k4WHBQN9", quoteMint: WSOL, related: { config: DBC_CONFIG } },
+    ]);
+    // And an EvtCurveComplete of another pool in the same place graduates nothing
+    const other = copyOf(loadTransaction("meteora-dbc/vixen_23BXcBmn_rpcjson.json"));
+    insertSelfCpiEvent(other, 3, 3, 3, dbcComplete(DBC_CONFIG));
+    expect(extractTrades(other, at).events).toEqual([]);
   });
 });

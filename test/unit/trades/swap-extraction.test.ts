@@ -309,7 +309,7 @@ describe("extractTrades on real swap transactions of the nine pool kinds", () =>
   ];
   for (const file of notOurs) {
     it(`${file} (not one of the nine kinds): no swap, no event`, () => {
-      expect(extractTrades(loadTransaction(file), at)).toEqual({ swaps: [], events: [] });
+      expect(extractTrades(loadTransaction(file), at)).toEqual({ swaps: [], events: [], pools: [] });
     });
   }
 });
