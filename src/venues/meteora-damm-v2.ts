@@ -11,8 +11,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from "./pda";
 import { AccountDecodeError } from "../solana/accounts/decode-error";
 import { reservePrice, sqrtPriceX64Price } from "./pool-price";
-import type { DecimalsOf, PoolCandidate, PoolPrice, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
-import { accountsAt, instructionTag } from "./instruction-tag";
+import type { DecimalsOf, PoolCandidate, PoolPrice, SwappedPoolRoles } from "./types";
+import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DAMM_V2_PROGRAM_ADDRESS };
@@ -177,22 +177,18 @@ export const meteoraDammV2PoolAdapter = definePoolAdapter({
   price: (state, _mint, _related, decimalsOf) => priceFromMeteoraDammV2Pool(state, decimalsOf),
 });
 
+/** The registry names the pool's vaults by these roles. */
+const VAULT_ROLES = ["vaultA", "vaultB"] as const;
 /** DAMM v2 swap / swap2. */
 const dammV2Swaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88"]);
 /** The pool and vaults of swap / swap2 (cp_amm 0.2.0 IDL): pool 1, token_a/b vault 4/5, token_a/b mint 6/7. */
-export const meteoraDammV2SwapReserves: SwapReservesReader = (data, key, count) => {
-  if (count < 8 || !dammV2Swaps.has(instructionTag(data))) return undefined;
-  const at = accountsAt(key, [1, 4, 5, 6, 7]);
-  if (!at) return undefined;
-  const [pool, vaultA, vaultB, mintA, mintB] = at as [Address, Address, Address, Address, Address];
-  return { kind: "meteora-damm-v2", pool, reserves: [{ account: vaultA, mint: mintA }, { account: vaultB, mint: mintB }], order: "given" };
-};
+export const meteoraDammV2SwapReserves = swapReservesAt("meteora-damm-v2", dammV2Swaps, { pool: 1, vaults: [4, 5], mints: [6, 7] }, "given");
 
 /**
  * A DAMM v2 pool seen swapped is registered with its two vaults, as its creation names them (its pricer reads the pool
  * alone; the registry keeps a pool's related accounts non-empty).
  */
-export const meteoraDammV2SwappedPool: SwappedPoolRoles = { reserveRoles: ["vaultA", "vaultB"] };
+export const meteoraDammV2SwappedPool: SwappedPoolRoles = { reserveRoles: VAULT_ROLES };
 
 /** Pool initialisations (cp_amm 0.2.0 IDL) → positions of [pool, mint a, mint b, vault a, vault b]. */
 const dammV2PoolCreations = new Map<string, number[]>([
@@ -202,10 +198,4 @@ const dammV2PoolCreations = new Map<string, number[]>([
 ]);
 
 /** A pool initialisation → a created pool. */
-export const meteoraDammV2PoolLifecycle: PoolLifecycleReader = (data, key) => {
-  const positions = dammV2PoolCreations.get(instructionTag(data));
-  const at = positions && accountsAt(key, positions);
-  if (!at) return [];
-  const [pool, mintA, mintB, vaultA, vaultB] = at as [Address, Address, Address, Address, Address];
-  return [{ type: "create", kind: "meteora-damm-v2", pool, mints: [mintA, mintB], related: { vaultA, vaultB } }];
-};
+export const meteoraDammV2PoolLifecycle = poolCreationsAt("meteora-damm-v2", dammV2PoolCreations, VAULT_ROLES);

@@ -13,8 +13,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, sortedMintBytes } from "./pda";
 import { sqrtPriceX64Price } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { DecimalsOf, PoolGraduationReader, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
-import { anchorEventPrefix, readAnchorEvent } from "./anchor-event";
+import type { DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles } from "./types";
+import { completionEventReader, swapReservesAt } from "./instruction-readers";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
 
@@ -149,13 +149,7 @@ export const meteoraDbcPoolAdapter = definePoolAdapter({
 /** DBC swap / swap2. */
 const dbcSwaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88"]);
 /** The pool and vaults of swap / swap2 (DBC IDL 0.1.6): config 1, pool 2, base/quote vault 5/6, base/quote mint 7/8. */
-export const meteoraDbcSwapReserves: SwapReservesReader = (data, key, count) => {
-  if (count < 9 || !dbcSwaps.has(instructionTag(data))) return undefined;
-  const at = accountsAt(key, [2, 5, 6, 7, 8]);
-  if (!at) return undefined;
-  const [pool, baseVault, quoteVault, baseMint, quoteMint] = at as [Address, Address, Address, Address, Address];
-  return { kind: "meteora-dbc", pool, reserves: [{ account: baseVault, mint: baseMint }, { account: quoteVault, mint: quoteMint }], order: "given" };
-};
+export const meteoraDbcSwapReserves = swapReservesAt("meteora-dbc", dbcSwaps, { pool: 2, vaults: [5, 6], mints: [7, 8] }, "given");
 
 /** A DBC pool seen swapped is registered with its config (swap account 1), which its pricer reads. */
 export const meteoraDbcSwappedPool: SwappedPoolRoles = {
@@ -205,17 +199,14 @@ export const meteoraDbcPoolLifecycle: PoolLifecycleReader = (data, key, count) =
 /**
  * EvtCurveComplete (dynamic_bonding_curve IDL 0.1.10, MeteoraAg/dynamic-bonding-curve-sdk @ce9afb7;
  * sha256("event:EvtCurveComplete")[0..8] = e5e756549c864b18): pool @16, config @48, base_reserve u64 @80,
- * quote_reserve u64 @88 — 96 B. The swap whose quote reserve reaches the config's migration threshold emits it.
+ * quote_reserve u64 @88 — 96 B. The swap whose quote reserve reaches the config's migration threshold emits it: the
+ * pool graduated (it awaits migration), with its config (what its pricer reads).
  */
-const DBC_CURVE_COMPLETE_PREFIX = anchorEventPrefix("e5e756549c864b18");
-const CURVE_COMPLETE_SIZE = 96;
-
-/** An EvtCurveComplete inside a swap of the same pool → the pool graduated (it awaits migration); the pair is the swap's. */
-export const meteoraDbcPoolGraduation: PoolGraduationReader = (eventData, swap) => {
-  const data = readAnchorEvent(eventData, DBC_CURVE_COMPLETE_PREFIX, CURVE_COMPLETE_SIZE, CURVE_COMPLETE_SIZE);
-  if (!data) return undefined;
-  const decodeAddress = getAddressDecoder();
-  const [base, quote] = swap.reserves;
-  if (decodeAddress.decode(data, 16) !== swap.pool || !base.mint || !quote.mint) return undefined;
-  return { type: "graduate", kind: "meteora-dbc", pool: swap.pool, mints: [base.mint, quote.mint], related: { config: decodeAddress.decode(data, 48) } };
-};
+export const meteoraDbcPoolGraduation = completionEventReader({
+  kind: "meteora-dbc",
+  discriminator: "e5e756549c864b18",
+  minSize: 96,
+  maxSize: 96,
+  poolOffset: 16,
+  related: (data) => ({ config: getAddressDecoder().decode(data, 48) }),
+});

@@ -14,8 +14,8 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u16Le } from "./pda";
 import { netOfFees, toHumanPrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
-import { accountsAt, instructionTag } from "./instruction-tag";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles } from "./types";
+import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { METEORA_DLMM_PROGRAM_ADDRESS };
@@ -188,22 +188,18 @@ export const meteoraDlmmPairAdapter = definePoolAdapter({
   price: (state, _mint, related, decimalsOf) => priceFromMeteoraDlmmPair(state, related, decimalsOf),
 });
 
+/** The pricer and the registry name the pair's reserves by these roles. */
+const RESERVE_ROLES = ["reserveX", "reserveY"] as const;
 /** DLMM swap, swap2 and their exact-out / price-impact forms. */
 const dlmmSwaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88", "fa49652126cf4bb8", "2bd7f784893cf351", "38ade6d0ade49ccd", "4a62c0d6b1334b33"]);
 /**
  * The pair and reserves of swap, swap2, swap_exact_out(2), swap_with_price_impact(2) (dlmm-sdk IDL 0.12.0): lb_pair 0,
  * reserve_x/y 2/3, token_x/y mint 6/7.
  */
-export const meteoraDlmmSwapReserves: SwapReservesReader = (data, key, count) => {
-  if (count < 8 || !dlmmSwaps.has(instructionTag(data))) return undefined;
-  const at = accountsAt(key, [0, 2, 3, 6, 7]);
-  if (!at) return undefined;
-  const [pair, reserveX, reserveY, mintX, mintY] = at as [Address, Address, Address, Address, Address];
-  return { kind: "meteora-dlmm", pool: pair, reserves: [{ account: reserveX, mint: mintX }, { account: reserveY, mint: mintY }], order: "given" };
-};
+export const meteoraDlmmSwapReserves = swapReservesAt("meteora-dlmm", dlmmSwaps, { pool: 0, vaults: [2, 3], mints: [6, 7] }, "given");
 
 /** A DLMM pair seen swapped is registered with its two reserves, which its pricer reads. */
-export const meteoraDlmmSwappedPool: SwappedPoolRoles = { reserveRoles: ["reserveX", "reserveY"] };
+export const meteoraDlmmSwappedPool: SwappedPoolRoles = { reserveRoles: RESERVE_ROLES };
 
 /** Pair initialisations (dlmm-sdk IDL 0.12.0) → first account position of [lb_pair, mint x, mint y, reserve x, reserve y]. */
 const dlmmPairCreations = new Map<string, number[]>([
@@ -215,10 +211,4 @@ const dlmmPairCreations = new Map<string, number[]>([
 ]);
 
 /** A pair initialisation → a created pool. */
-export const meteoraDlmmPoolLifecycle: PoolLifecycleReader = (data, key) => {
-  const positions = dlmmPairCreations.get(instructionTag(data));
-  const at = positions && accountsAt(key, positions);
-  if (!at) return [];
-  const [pair, mintX, mintY, reserveX, reserveY] = at as [Address, Address, Address, Address, Address];
-  return [{ type: "create", kind: "meteora-dlmm", pool: pair, mints: [mintX, mintY], related: { reserveX, reserveY } }];
-};
+export const meteoraDlmmPoolLifecycle = poolCreationsAt("meteora-dlmm", dlmmPairCreations, RESERVE_ROLES);

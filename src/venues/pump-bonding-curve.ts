@@ -10,8 +10,9 @@ import { assertAccountShape, type AccountBytes } from "../solana/accounts/accoun
 import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda } from "./pda";
 import { reservePrice } from "./pool-price";
-import type { DecimalsOf, PoolCandidate, PoolGraduationReader, PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapReservesReader } from "./types";
-import { anchorEventPrefix, isAnchorEvent, readAnchorEvent } from "./anchor-event";
+import type { DecimalsOf, PoolCandidate, PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapReservesReader } from "./types";
+import { anchorEventPrefix, isAnchorEvent } from "./anchor-event";
+import { completionEventReader } from "./instruction-readers";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
 
@@ -218,22 +219,16 @@ export function decodePumpTradeEventInstruction(data: Uint8Array): { mint: Addre
 /**
  * CompleteEvent (pump IDL, pump-fun/pump-public-docs @1b822158, 2026-05-19; sha256("event:CompleteEvent")[0..8] =
  * 5f72619cd42e9808): user @16, mint @48, bonding_curve @80, timestamp i64 @112, then quote_mint @120 (appended for
- * USDC-paired coins: older events end at 120 B). The buy that takes the curve's last tokens emits it.
- */
-const PUMP_COMPLETE_EVENT_PREFIX = anchorEventPrefix("5f72619cd42e9808");
-const COMPLETE_EVENT_MIN_SIZE = 120;
-/** quote_mint ends at 152; room for fields appended later, which are not read. */
-const COMPLETE_EVENT_MAX_SIZE = 256;
-
-/**
- * A CompleteEvent inside a swap of the same curve → the curve graduated. The pair is the swap's (its quote is wSOL for
+ * USDC-paired coins: older events end at 120 B; fields appended later are accepted, up to 256 B, and not read). The buy
+ * that takes the curve's last tokens emits it: the curve graduated. Its pair is the swap's (the quote is wSOL for
  * SOL-paired curves, where the event's quote_mint is absent or the default key).
  */
-export const pumpBondingCurvePoolGraduation: PoolGraduationReader = (eventData, swap) => {
-  const data = readAnchorEvent(eventData, PUMP_COMPLETE_EVENT_PREFIX, COMPLETE_EVENT_MIN_SIZE, COMPLETE_EVENT_MAX_SIZE);
-  if (!data) return undefined;
-  const decodeAddress = getAddressDecoder();
-  const [base, quote] = swap.reserves;
-  if (decodeAddress.decode(data, 80) !== swap.pool || !base.mint || !quote.mint || decodeAddress.decode(data, 48) !== base.mint) return undefined;
-  return { type: "graduate", kind: "pump-bonding-curve", pool: swap.pool, mints: [base.mint, quote.mint], related: requiredAccountsForPumpBondingCurve() };
-};
+export const pumpBondingCurvePoolGraduation = completionEventReader({
+  kind: "pump-bonding-curve",
+  discriminator: "5f72619cd42e9808",
+  minSize: 120,
+  maxSize: 256,
+  poolOffset: 80,
+  baseMintOffset: 48,
+  related: () => requiredAccountsForPumpBondingCurve(),
+});

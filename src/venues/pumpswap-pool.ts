@@ -22,8 +22,8 @@ import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
 import { memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
-import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
-import { accountsAt, instructionTag } from "./instruction-tag";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles } from "./types";
+import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { PUMP_AMM_PROGRAM_ADDRESS };
@@ -177,25 +177,15 @@ export const pumpSwapPoolAdapter = definePoolAdapter({
   price: (state, _mint, related, decimalsOf) => priceFromPumpSwapPool(state, related, decimalsOf),
 });
 
+/** The pricer and the registry name the pool's vaults by these roles. */
+const VAULT_ROLES = ["baseVault", "quoteVault"] as const;
 /** PumpSwap buy, sell and buy_exact_quote_in. */
 const pumpSwapSwaps = new Set(["66063d1201daebea", "33e685a4017f83ad", "c62e1552b4d9e870"]);
 /** The pool and vaults of buy / sell / buy_exact_quote_in (pump_amm IDL, pump-public-docs @1b822158): pool 0, base/quote mint 3/4, vaults 7/8. */
-export const pumpSwapSwapReserves: SwapReservesReader = (data, key, count) => {
-  if (count < 9 || !pumpSwapSwaps.has(instructionTag(data))) return undefined;
-  const at = accountsAt(key, [0, 7, 8, 3, 4]);
-  if (!at) return undefined;
-  const [pool, baseVault, quoteVault, baseMint, quoteMint] = at as [Address, Address, Address, Address, Address];
-  return { kind: "pumpswap", pool, reserves: [{ account: baseVault, mint: baseMint }, { account: quoteVault, mint: quoteMint }], order: "given" };
-};
+export const pumpSwapSwapReserves = swapReservesAt("pumpswap", pumpSwapSwaps, { pool: 0, vaults: [7, 8], mints: [3, 4] }, "given");
 
 /** A PumpSwap pool seen swapped is registered with its two vaults, which its pricer reads. */
-export const pumpSwapSwappedPool: SwappedPoolRoles = { reserveRoles: ["baseVault", "quoteVault"] };
+export const pumpSwapSwappedPool: SwappedPoolRoles = { reserveRoles: VAULT_ROLES };
 
-/** create_pool (e992d18ecf6840bc): pool 0, base/quote mint 3/4, pool base/quote token account 9/10 → a created pool. */
-export const pumpSwapPoolLifecycle: PoolLifecycleReader = (data, key, count) => {
-  if (count < 11 || instructionTag(data) !== "e992d18ecf6840bc") return [];
-  const at = accountsAt(key, [0, 3, 4, 9, 10]);
-  if (!at) return [];
-  const [pool, baseMint, quoteMint, baseVault, quoteVault] = at as [Address, Address, Address, Address, Address];
-  return [{ type: "create", kind: "pumpswap", pool, mints: [baseMint, quoteMint], related: { baseVault, quoteVault } }];
-};
+/** create_pool: pool 0, base/quote mint 3/4, pool base/quote token account 9/10 → a created pool. */
+export const pumpSwapPoolLifecycle = poolCreationsAt("pumpswap", new Map([["e992d18ecf6840bc", [0, 3, 4, 9, 10]]]), VAULT_ROLES);

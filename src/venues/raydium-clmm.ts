@@ -11,8 +11,9 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { netOfFees, sqrtPriceX64Price } from "./pool-price";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt, instructionTag } from "./instruction-tag";
+import { poolCreationsAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CLMM_PROGRAM_ADDRESS };
@@ -128,6 +129,8 @@ export const raydiumClmmPoolAdapter = definePoolAdapter({
 /** CLMM swap and swap_v2. Pools are derived against wSOL only (per config): the registry learns the others from swaps. */
 const clmmSwap = "f8c69e91e17587c8";
 const clmmSwapV2 = "2b04ed0b1ac91e62";
+/** The pricer and the registry name the vaults (token0, token1) by these roles. */
+const VAULT_ROLES = ["vault0", "vault1"] as const;
 /**
  * The pool and vaults of swap (pool 2, input/output vault 5/6; mints from the token balances) and swap_v2 (+ input/output
  * vault mint 11/12) (raydium-clmm amm_v3 0.1.0 IDL). Listed by direction; the pool orders its mints by bytes.
@@ -149,13 +152,7 @@ export const raydiumClmmSwapReserves: SwapReservesReader = (data, key, count) =>
 };
 
 /** A CLMM pool seen swapped is registered with its vaults in the pool's token0 / token1 order, which its pricer reads. */
-export const raydiumClmmSwappedPool: SwappedPoolRoles = { reserveRoles: ["vault0", "vault1"] };
+export const raydiumClmmSwappedPool: SwappedPoolRoles = { reserveRoles: VAULT_ROLES };
 
-/** create_pool (e992d18ecf6840bc): pool 2, token_mint_0/1 3/4, token_vault_0/1 5/6 → a created pool. */
-export const raydiumClmmPoolLifecycle: PoolLifecycleReader = (data, key, count) => {
-  if (count < 7 || instructionTag(data) !== "e992d18ecf6840bc") return [];
-  const at = accountsAt(key, [2, 3, 4, 5, 6]);
-  if (!at) return [];
-  const [pool, mint0, mint1, vault0, vault1] = at as [Address, Address, Address, Address, Address];
-  return [{ type: "create", kind: "raydium-clmm", pool, mints: [mint0, mint1], related: { vault0, vault1 } }];
-};
+/** create_pool: pool 2, token_mint_0/1 3/4, token_vault_0/1 5/6 → a created pool. */
+export const raydiumClmmPoolLifecycle = poolCreationsAt("raydium-clmm", new Map([["e992d18ecf6840bc", [2, 3, 4, 5, 6]]]), VAULT_ROLES);

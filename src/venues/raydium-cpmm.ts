@@ -12,8 +12,8 @@ import { netOfFees, reservePrice } from "./pool-price";
 import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles, SwapReservesReader } from "./types";
-import { accountsAt, instructionTag } from "./instruction-tag";
+import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles } from "./types";
+import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
 
 export { RAYDIUM_CPMM_PROGRAM_ADDRESS };
@@ -134,28 +134,18 @@ export const raydiumCpmmPoolAdapter = definePoolAdapter({
   price: (state, _mint, related) => priceFromRaydiumCpmmPool(state, related),
 });
 
+/** The pricer and the registry name the vaults (token0, token1) by these roles. */
+const VAULT_ROLES = ["vault0", "vault1"] as const;
 /** CPMM swap_base_input / swap_base_output. */
 const cpmmSwaps = new Set(["8fbe5adac41e33de", "37d96256a34ab4ad"]);
 /**
  * The pool and vaults of swap_base_input / swap_base_output (raydium-cp-swap 0.2.0 IDL): pool 3, input/output vault
  * 6/7, input/output mint 10/11. Listed by direction; the pool orders its mints by bytes (token0 < token1).
  */
-export const raydiumCpmmSwapReserves: SwapReservesReader = (data, key, count) => {
-  if (count < 12 || !cpmmSwaps.has(instructionTag(data))) return undefined;
-  const at = accountsAt(key, [3, 6, 7, 10, 11]);
-  if (!at) return undefined;
-  const [pool, inVault, outVault, inMint, outMint] = at as [Address, Address, Address, Address, Address];
-  return { kind: "raydium-cpmm", pool, reserves: [{ account: inVault, mint: inMint }, { account: outVault, mint: outMint }], order: "mint-bytes" };
-};
+export const raydiumCpmmSwapReserves = swapReservesAt("raydium-cpmm", cpmmSwaps, { pool: 3, vaults: [6, 7], mints: [10, 11] }, "mint-bytes");
 
 /** A CPMM pool seen swapped is registered with its vaults in the pool's token0 / token1 order, which its pricer reads. */
-export const raydiumCpmmSwappedPool: SwappedPoolRoles = { reserveRoles: ["vault0", "vault1"] };
+export const raydiumCpmmSwappedPool: SwappedPoolRoles = { reserveRoles: VAULT_ROLES };
 
-/** initialize (afaf6d1f0d989bed): pool 3, token_0/1 mint 4/5, token_0/1 vault 10/11 → a created pool. */
-export const raydiumCpmmPoolLifecycle: PoolLifecycleReader = (data, key, count) => {
-  if (count < 12 || instructionTag(data) !== "afaf6d1f0d989bed") return [];
-  const at = accountsAt(key, [3, 4, 5, 10, 11]);
-  if (!at) return [];
-  const [pool, mint0, mint1, vault0, vault1] = at as [Address, Address, Address, Address, Address];
-  return [{ type: "create", kind: "raydium-cpmm", pool, mints: [mint0, mint1], related: { vault0, vault1 } }];
-};
+/** initialize: pool 3, token_0/1 mint 4/5, token_0/1 vault 10/11 → a created pool. */
+export const raydiumCpmmPoolLifecycle = poolCreationsAt("raydium-cpmm", new Map([["afaf6d1f0d989bed", [3, 4, 5, 10, 11]]]), VAULT_ROLES);
