@@ -200,15 +200,16 @@ describe("GET /__localnet/trades: the world's swaps as the chain executed them",
       expect(group.length).toBeGreaterThanOrEqual(2);
       expect(new Set(group.map((g) => g.pool)).size).toBe(group.length);
       if (group.length === 3) threeLegs++;
+      // Each leg's pool program is invoked by the route (stack height 2), in leg order; a failed route's legs ran too
+      // (Jupiter's slippage check comes after them), so its meta keeps their CPIs.
+      const inner = tx.meta.innerInstructions.find((i) => i.index === routeIndex)!;
+      const legPrograms = inner.instructions.filter((i) => i.stackHeight === 2 && keys[i.programIdIndex] !== JUPITER_V6).map((i) => keys[i.programIdIndex]);
+      expect(legPrograms).toHaveLength(group.length);
       if (t.failed) {
         failedRoutes++;
         expect(tx.meta.err).toEqual({ InstructionError: [routeIndex, { Custom: 6001 }] });
         continue;
       }
-      // Each leg's pool program is invoked by the route (stack height 2), in leg order.
-      const inner = tx.meta.innerInstructions.find((i) => i.index === routeIndex)!;
-      const legPrograms = inner.instructions.filter((i) => i.stackHeight === 2 && keys[i.programIdIndex] !== JUPITER_V6).map((i) => keys[i.programIdIndex]);
-      expect(legPrograms).toHaveLength(group.length);
       // Consecutive legs chain: what one pool paid out is what the next took in (same mint).
       for (let i = 1; i < group.length; i++) expect(group[i]!.poolIn.mint).toBe(group[i - 1]!.poolOut.mint);
     }

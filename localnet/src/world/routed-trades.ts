@@ -35,9 +35,14 @@ const JUPITER_SWAP_VARIANT: Record<string, (side: Side) => number> = {
   "meteora-dbc": () => 78, // MeteoraDynamicBondingCurveSwap
 };
 
-/** Jupiter's SlippageToleranceExceeded (6001), raised by `route` after its legs. */
+/** Jupiter's SlippageToleranceExceeded (6001), raised by `route` after its legs ran (their CPIs stay in the meta). */
 function jupiterSlippage(ixIndex: number): TxFailure {
-  return { ixIndex, code: 6001, logs: ["AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: 6001. Error Message: Slippage tolerance exceeded."] };
+  return {
+    ixIndex,
+    code: 6001,
+    logs: ["AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: 6001. Error Message: Slippage tolerance exceeded."],
+    afterCpis: true,
+  };
 }
 
 interface Leg {

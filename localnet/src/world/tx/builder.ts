@@ -55,6 +55,11 @@ export interface TxFailure {
   code: number;
   /** Log lines the failing program prints before failing. */
   logs: string[];
+  /**
+   * The instruction fails after its CPIs ran (an aggregator's slippage check after its legs): their logs and inner
+   * instructions are kept, as Agave records them for a failed transaction. Otherwise it fails on entry.
+   */
+  afterCpis?: boolean;
 }
 
 export interface TxPlan {
@@ -207,12 +212,25 @@ export function executeTx(plan: TxPlan, ctx: TxContext): TxRecord {
     const inner: CompiledInstruction[] = [];
     if (plan.fail && plan.fail.ixIndex === i) {
       const available = plan.cuLimit - spent;
+      const start = spent;
       logs.push(`Program ${ix.program} invoke [1]`);
-      const first = ix.steps[0];
-      if (first && "log" in first) logs.push(`Program log: ${first.log}`);
+      if (plan.fail.afterCpis) {
+        for (const s of ix.steps) {
+          if ("log" in s) logs.push(`Program log: ${s.log}`);
+          else if ("data" in s) logs.push(`Program data: ${base64(s.data)}`);
+          else if ("cpi" in s) {
+            inner.push(compile(s.cpi, 2));
+            emit(s.cpi, 2, inner);
+          }
+        }
+        if (inner.length) innerInstructions.push({ index: i, instructions: inner });
+      } else {
+        const first = ix.steps[0];
+        if (first && "log" in first) logs.push(`Program log: ${first.log}`);
+      }
       for (const l of plan.fail.logs) logs.push(`Program log: ${l}`);
-      const used = Math.floor(ix.cu / 3);
-      spent += used;
+      spent += Math.floor(ix.cu / 3);
+      const used = spent - start;
       logs.push(`Program ${ix.program} consumed ${used} of ${available} compute units`);
       logs.push(`Program ${ix.program} failed: custom program error: 0x${plan.fail.code.toString(16)}`);
       err = { InstructionError: [i, { Custom: plan.fail.code }] };
