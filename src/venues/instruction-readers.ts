@@ -30,16 +30,18 @@ export function swapReservesAt(kind: PoolKind, tags: ReadonlySet<string>, positi
 }
 
 /**
- * The reader of pool creations: discriminator → positions of [pool, mint a, mint b, reserve a, reserve b] → a created
- * pool, its reserves under `roles` (the roles its pricer and the registry name them by).
+ * The reader of pool creations: discriminator → positions of [pool, mint a, mint b, ...one account per role] → a
+ * created pool, those accounts under `roles` (the roles its pricer and the registry name them by).
  */
-export function poolCreationsAt(kind: PoolKind, creations: ReadonlyMap<string, readonly number[]>, roles: readonly [string, string]): PoolLifecycleReader {
+export function poolCreationsAt(kind: PoolKind, creations: ReadonlyMap<string, readonly number[]>, roles: readonly string[]): PoolLifecycleReader {
   return (data, key) => {
     const positions = creations.get(instructionTag(data));
     const at = positions && accountsAt(key, positions);
     if (!at) return [];
-    const [pool, mintA, mintB, reserveA, reserveB] = at as [Address, Address, Address, Address, Address];
-    return [{ type: "create", kind, pool, mints: [mintA, mintB], related: { [roles[0]]: reserveA, [roles[1]]: reserveB } }];
+    const [pool, mintA, mintB, ...accounts] = at as [Address, Address, Address, ...Address[]];
+    const related: Record<string, Address> = {};
+    roles.forEach((role, i) => (related[role] = accounts[i]!));
+    return [{ type: "create", kind, pool, mints: [mintA, mintB], related }];
   };
 }
 

@@ -17,8 +17,9 @@ import { addressBytes, findPda, memoizeByIndex, sortedMintBytes, u64Le } from ".
 import { reservePrice, toHumanPrice } from "./pool-price";
 import { decodeMint, readVaultAmount } from "../solana/accounts/spl-token";
 import { DEPEG_PRECISION, DEPEG_TYPE, depegStakeAccountAddress, stakePoolVirtualPrice } from "./stake-pool-price";
-import type { DecimalsOf, PoolCandidate, PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwapReservesReader } from "./types";
+import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwapReservesReader } from "./types";
 import { accountsAt, instructionTag } from "./instruction-tag";
+import { poolCreationsAt } from "./instruction-readers";
 import type { PoolAdapter } from "./pool-adapter";
 import { dexOfPoolKind } from "./pool-kinds";
 
@@ -307,10 +308,4 @@ const dammV1PoolCreations = new Map<string, number[]>([
 ]);
 
 /** A pool initialisation → a created pool, with the vault accounts its pricer reads first. */
-export const meteoraDammV1PoolLifecycle: PoolLifecycleReader = (data, key) => {
-  const positions = dammV1PoolCreations.get(instructionTag(data));
-  const at = positions && accountsAt(key, positions);
-  if (!at) return [];
-  const [pool, mintA, mintB, aVault, bVault, aVaultLp, bVaultLp] = at as [Address, Address, Address, Address, Address, Address, Address];
-  return [{ type: "create", kind: "meteora-damm-v1", pool, mints: [mintA, mintB], related: { aVault, bVault, aVaultLp, bVaultLp } }];
-};
+export const meteoraDammV1PoolLifecycle = poolCreationsAt("meteora-damm-v1", dammV1PoolCreations, ["aVault", "bVault", "aVaultLp", "bVaultLp"]);
