@@ -199,6 +199,7 @@ describe("GET /__localnet/trades: the world's swaps as the chain executed them",
       routed++;
       expect(group.length).toBeGreaterThanOrEqual(2);
       expect(new Set(group.map((g) => g.pool)).size).toBe(group.length);
+      expect(new Set(group.map((g) => g.kind)).size).toBe(group.length);
       if (group.length === 3) threeLegs++;
       // Each leg's pool program is invoked by the route (stack height 2), in leg order; a failed route's legs ran too
       // (Jupiter's slippage check comes after them), so its meta keeps their CPIs.

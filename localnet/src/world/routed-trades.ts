@@ -118,7 +118,9 @@ export class RoutedTrades {
     const seller = this.seller(rng, first.pool.baseMint);
     if (!seller) return null;
     const legs: Leg[] = [{ pool: first.pool, venue: first.venue, side: "sell" }];
-    const shape = rng.next();
+    // Every leg on a pool of another kind (SOL/USDC is a CLMM pool).
+    const viaUsdc = first.pool.kind !== "raydium-clmm";
+    const shape = viaUsdc ? rng.next() : 0.5;
     if (shape < 0.4) legs.push({ pool: this.state.solUsdcPool, venue: this.state.clmm, side: "sell" });
     else if (shape < 0.75) {
       const others = sol.filter((t) => t.pool.kind !== first.pool.kind && t.pool.baseMint !== first.pool.baseMint);
@@ -126,7 +128,7 @@ export class RoutedTrades {
       const second = rng.pick(others);
       legs.push({ pool: second.pool, venue: second.venue, side: "buy" });
     } else {
-      const usdc = this.pools(USDC_MINT).filter((t) => t.pool.baseMint !== first.pool.baseMint);
+      const usdc = this.pools(USDC_MINT).filter((t) => t.pool.baseMint !== first.pool.baseMint && t.pool.kind !== "raydium-clmm" && t.pool.kind !== first.pool.kind);
       if (!usdc.length) return null;
       const third = rng.pick(usdc);
       legs.push({ pool: this.state.solUsdcPool, venue: this.state.clmm, side: "sell" }, { pool: third.pool, venue: third.venue, side: "buy" });
