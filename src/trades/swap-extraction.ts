@@ -28,7 +28,8 @@ import type { PoolEvent, PoolSwap } from "./trade";
 
 /**
  * Every swap, create or migrate instruction read names at least 3 accounts; a venue's Anchor self-CPI events name one
- * (its event authority) and carry hundreds of bytes, so they are skipped before paying for their base58 decoding.
+ * (its event authority) and carry hundreds of bytes, so they are skipped before paying for their base58 decoding (a
+ * curve's completion event is looked for only inside its swap, by length first: graduations()).
  */
 const MIN_READ_ACCOUNTS = 3;
 
