@@ -5,9 +5,6 @@
  */
 import { base58Bytes } from "../solana/base58";
 
-// TODO(test/unit/trades/instruction-data.test.ts, not in this change's files): import base58Bytes from solana/base58.ts, then drop this.
-export { base58Bytes };
-
 /** u64 little-endian at `offset`, or undefined when the data is too short. */
 export function readU64(data: Uint8Array, offset: number): bigint | undefined {
   if (offset < 0 || offset + 8 > data.length) return undefined;

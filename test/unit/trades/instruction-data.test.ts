@@ -1,6 +1,7 @@
 import { getBase58Encoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { base58Bytes, compareAddressBytes, readU64 } from "../../../src/trades/instruction-data";
+import { base58Bytes } from "../../../src/solana/base58";
+import { compareAddressBytes, readU64 } from "../../../src/trades/instruction-data";
 import { flattenInstructions } from "../../../src/trades/instruction-tree";
 import { loadTransaction } from "./transaction-fixtures";
 
