@@ -94,6 +94,12 @@ function send(res: ServerResponse, status: number, body: string | Uint8Array, he
   res.end(body);
 }
 
+/** The "wrong-shape" fault's result: every array member of an object result becomes a number (`transactions: 0`). */
+function wrongShape(result: unknown): unknown {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
+  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, Array.isArray(v) ? v.length : v]));
+}
+
 /** A different id for the "wrong-id" fault: numbers shift, strings get a suffix. */
 function wrongId(id: unknown): unknown {
   return typeof id === "number" ? id + 1_000_000 : `${String(id)}-wrong`;
@@ -205,6 +211,11 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     }
     let answer = executeRpc(parsed, methods) ?? "";
     if (fault === "truncated") answer = answer.slice(0, Math.floor(answer.length / 2));
+    if (fault === "wrong-shape" && answer) {
+      const json = JSON.parse(answer) as { result?: unknown } | { result?: unknown }[];
+      for (const item of Array.isArray(json) ? json : [json]) item.result = wrongShape(item.result);
+      answer = stringifyJson(json);
+    }
     if (fault === "wrong-id" && answer) {
       const json = JSON.parse(answer) as { id: unknown } | { id: unknown }[];
       for (const item of Array.isArray(json) ? json : [json]) item.id = wrongId(item.id);

@@ -36,7 +36,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   rpcUrl = `http://127.0.0.1:${lnPort}`;
   const root = path.resolve(import.meta.dirname, "../..");
-  const env = { ...process.env, PORT: String(port), LOCALNET_PORT: String(lnPort), LOCALNET_WS_PORT: String(wsPort), DEMO_API_KEY: key, WRANGLER_STATE_DIR: stateDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOCALNET_PORT: String(lnPort), LOCALNET_WS_PORT: String(wsPort), DEMO_API_KEY: key, WRANGLER_STATE_DIR: stateDir };
   delete env.UPSTREAM_RPC_URL;
   child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   child.stdout?.on("data", (d) => (output += d));

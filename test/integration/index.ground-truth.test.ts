@@ -125,6 +125,19 @@ describe("trade index vs localnet's ground truth", () => {
     expect(rows.filter((r) => failedSigs.has(r.signature))).toEqual([]);
   });
 
+  it("registers the pools created during the run, of every kind, from their creation events, and prices their trades", async () => {
+    // Given the pools the index saw created (pump.fun launches, PumpSwap pools by migration, the other kinds' creates)
+    const { results } = await env.DB.prepare("SELECT address, kind FROM pools WHERE source = 'creation' AND first_slot BETWEEN ? AND ?").bind(lo, hi).all<{ address: string; kind: string }>();
+    // Then every kind is among them, and the ground truth's trades on those pools are in the index
+    expect(new Set(results.map((r) => r.kind))).toEqual(new Set(KINDS));
+    const created = new Set(results.map((r) => r.address));
+    const onNewPools = truth.filter((t) => !t.failed && created.has(t.pool));
+    expect(onNewPools.length).toBeGreaterThan(0);
+    const rows = await indexed(lo, hi);
+    const keys = new Set(rows.map((r) => `${r.signature}:${r.ordinal}`));
+    expect(onNewPools.filter((t) => !keys.has(`${t.signature}:${t.ordinal}`))).toEqual([]);
+  });
+
   it("prices each block with the volume-weighted median of its SOL/stable swaps (recomputed from the ground truth)", async () => {
     const { results } = await env.DB.prepare("SELECT slot, sol_usd FROM ingested_blocks WHERE slot BETWEEN ? AND ? ORDER BY slot").bind(lo, hi).all<{ slot: number; sol_usd: number }>();
     let carry: number | null = null;
@@ -315,5 +328,26 @@ describe("idempotent ingest", () => {
     const buckets = await env.DB.prepare("SELECT sum(buys + sells) AS n FROM hour_buckets").first<{ n: number }>();
     const stored = await env.DB.prepare("SELECT count(*) AS n FROM trades WHERE block_time IS NOT NULL").first<{ n: number }>();
     expect(buckets!.n).toBe(stored!.n);
+  }, 120_000);
+});
+
+describe("blocks the index cannot read", () => {
+  it("a block answered in a shape that is not a block is recorded, logged and skipped; the frontier moves on", async () => {
+    // Given new slots, and the node answering one getBlock with a well-formed JSON-RPC result that is not a block
+    const from = (await env.DB.prepare("SELECT max(slot) AS slot FROM ingested_blocks").first<{ slot: number }>())!.slot + 1;
+    await advance(10);
+    const tip = await chainRpc<number>("getSlot", [{ commitment: "confirmed" }]);
+    await fetch(`${env.LOCALNET_URL}/__localnet/faults`, { method: "POST", body: JSON.stringify({ mode: "wrong-shape", count: 1, methods: ["getBlock"] }) });
+    // When the cron ingests them
+    await ingestUntil(tip);
+    // Then exactly one block of those slots is recorded as a failure, stored with no trades, and every other one holds its trades
+    const { results: failures } = await env.DB.prepare("SELECT slot, reason FROM ingest_failures WHERE slot BETWEEN ? AND ?").bind(from, tip).all<{ slot: number; reason: string }>();
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.reason).toMatch(/transactions/);
+    const skipped = await env.DB.prepare("SELECT trades FROM ingested_blocks WHERE slot = ?").bind(failures[0]!.slot).first<{ trades: number }>();
+    expect(skipped).toEqual({ trades: 0 });
+    const made = (await truthIn(from, tip)).filter((t) => !t.failed && t.slot !== failures[0]!.slot);
+    const rows = await indexed(from, tip);
+    expect(rows.map((r) => `${r.signature}:${r.ordinal}`).sort()).toEqual(made.map((t) => `${t.signature}:${t.ordinal}`).sort());
   }, 120_000);
 });

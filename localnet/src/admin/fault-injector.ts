@@ -6,9 +6,11 @@
  * Modes: `500`/`429` (status only), `html` (a proxy's error page with 200), `truncated` (half the answer),
  * `wrong-id`, `garbage` (bytes that are not UTF-8 JSON), `timeout` (held, then the connection dropped), `slow` (the
  * right answer after `SLOW_FAULT_MS`), `reset` (headers and half the body, then the connection dropped),
- * `refused` (the connection dropped before any answer, as a node that went away).
+ * `refused` (the connection dropped before any answer, as a node that went away), `wrong-shape` (a well-formed
+ * JSON-RPC answer with the right id whose `result` is not the shape asked for: an object's arrays become numbers, as a
+ * buggy or incompatible node would answer).
  */
-export const FAULT_MODES = ["500", "429", "html", "truncated", "wrong-id", "timeout", "garbage", "slow", "reset", "refused"] as const;
+export const FAULT_MODES = ["500", "429", "html", "truncated", "wrong-id", "timeout", "garbage", "slow", "reset", "refused", "wrong-shape"] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface FaultPlan {

@@ -59,7 +59,7 @@ describe("GET /openapi.json", () => {
   });
 
   it("documents the query parameters of every REST route", () => {
-    const params = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Json[]).map((p) => [p.name, p]));
+    const params = (path: string): Json => Object.fromEntries((doc.paths[path].get.parameters as Json[]).map((p) => [p.name, p]));
     const pricePaths = Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/") && p !== "/api/v1/overview" && !tradeIndexPaths.includes(p));
     for (const path of pricePaths) {
       expect(params(path).ca, path).toMatchObject({ in: "query", required: true, schema: { type: "string" } });

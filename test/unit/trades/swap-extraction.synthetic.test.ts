@@ -111,7 +111,7 @@ describe("extractTrades on edited real transactions", () => {
     });
     addToPostTokenBalance(tx, "DPRZquLKK921awahujH9AbzpfonDHC2xYJnz8WSAvw5Y", 1_000_000n);
     const curve = resolvedKeys(tx).indexOf("6cSXbsWdUE86Nvwq8UZSQS8X8v4Rz3TP39V6gSb9Rg6f");
-    tx.meta!.postBalances![curve] -= 5000;
+    tx.meta!.postBalances![curve]! -= 5000;
     // When extracted / Then two sells with their own amounts, the first as the source asserts
     expect(extractTrades(tx, at).swaps.map((s) => [s.ordinal, s.side, s.baseAmount, s.quoteAmount])).toEqual([
       [0, "sell", 592443959000000n, 37437283903n],

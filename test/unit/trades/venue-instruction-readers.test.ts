@@ -69,7 +69,7 @@ function read(file: string, name: string, rename: Record<string, string> = {}, d
 const token = (account: string, mint?: string) => ({ account, mint });
 
 describe("swap readers name the pool and reserves the IDL names", () => {
-  const swaps: [file: string, ix: string, pool: string, reserves: unknown[], order: string][] = [
+  const swaps: (readonly [file: string, ix: string, pool: string, reserves: readonly unknown[], order: string])[] = [
     ...["buy", "sell", "buy_exact_sol_in"].map(
       (ix) => ["pump.json", ix, "bonding_curve", [token("associated_bonding_curve", "mint"), { account: "bonding_curve", mint: WSOL, lamports: true }], "given"] as const,
     ),
