@@ -1,9 +1,9 @@
-import { createServer } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./helpers/free-port";
 import { SCHEDULED_FLAG, SCHEDULED_PATH } from "../../scripts/lib/cron-driver";
 import { spawnWrangler } from "../../scripts/lib/wrangler";
 
@@ -17,16 +17,6 @@ let wrangler: ChildProcess | undefined;
 let base = "";
 let stateDir = "";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();

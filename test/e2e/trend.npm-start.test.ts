@@ -6,11 +6,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./helpers/free-port";
 
 let child: ChildProcess | undefined;
 let stateDir = "";
@@ -19,16 +19,6 @@ let rpcUrl = "";
 let output = "";
 const key = `tmd_${randomBytes(24).toString("base64url")}`;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 beforeAll(async () => {
   const [port, lnPort, wsPort] = [await freePort(), await freePort(), await freePort()];
