@@ -126,6 +126,8 @@ export const limits = {
     maxRedispatchPerRun: 200,
     /** after this many attempts, blocks of a range that still cannot be read are recorded and skipped */
     maxRangeAttempts: 5,
+    /** rows per D1 statement when storing (one JSON parameter each; D1 caps a bound string at 2 MB) */
+    rowsPerStatement: 1000,
     /** symbols read from the chain per trend run (new mints only; the rest come from D1) */
     symbolReadsPerRun: 300,
     /** retention: trades (per mint / per wallet pages), minute and hour buckets, the ingested-block guard, failure records */

@@ -2,9 +2,10 @@
  * Writes ingested blocks to D1, atomically per call: one batch (a D1 transaction) whose first statement inserts the
  * blocks' rows in `ingested_blocks`. A block stored before fails that statement on its primary key and the whole batch
  * rolls back, so a re-run range, a retried queue message or two consumers racing never count a trade twice; the caller
- * then drops the blocks already stored and writes the rest. Every table gets one statement per call (rows travel as one
- * JSON parameter: D1 binds at most 100 parameters), so a call costs the same few statements for 1 block or 100.
+ * then drops the blocks already stored and writes the rest. Every table gets one statement per 1,000 rows (rows travel
+ * as one JSON parameter: D1 binds at most 100 parameters), so a call costs a few statements for 1 block or 100.
  */
+import { limits } from "../limits";
 import type { PoolEvent, Trade } from "./trade";
 import { bucketRows, type BucketRow } from "./trade-buckets";
 import type { RegisteredPool } from "../pool-registry/registry-store";
@@ -83,16 +84,24 @@ function statementsFor(db: D1Database, blocks: readonly StoredBlock[]): D1Prepar
   }
   const statements = [
     db.prepare(insertBlocks).bind(JSON.stringify(blocks.map((b) => [b.slot, b.blockTime, b.trades.length, b.solUsd]))),
+    ...chunked(db, insertTrades, trades.map(tradeTuple)),
+    ...chunked(db, upsertMinutes, bucketRows(trades, 60).map(bucketTuple)),
+    ...chunked(db, upsertHours, bucketRows(trades, 3600).map(bucketTuple)),
+    ...chunked(db, upsertPools, [...pools.values()]),
   ];
-  if (trades.length > 0) {
-    statements.push(
-      db.prepare(insertTrades).bind(JSON.stringify(trades.map(tradeTuple))),
-      db.prepare(upsertMinutes).bind(JSON.stringify(bucketRows(trades, 60).map(bucketTuple))),
-      db.prepare(upsertHours).bind(JSON.stringify(bucketRows(trades, 3600).map(bucketTuple))),
-    );
-  }
-  if (pools.size > 0) statements.push(db.prepare(upsertPools).bind(JSON.stringify([...pools.values()])));
   return statements;
+}
+
+/**
+ * One statement per `rowsPerStatement` rows: a bound string may be at most 2 MB in D1, and a page of mainnet blocks
+ * holds ~3,000 trades of ~330 B each; 1,000 rows keep every parameter near 350 KB.
+ */
+function chunked(db: D1Database, sql: string, rows: unknown[][]): D1PreparedStatement[] {
+  const out: D1PreparedStatement[] = [];
+  for (let i = 0; i < rows.length; i += limits.tradeIngest.rowsPerStatement) {
+    out.push(db.prepare(sql).bind(JSON.stringify(rows.slice(i, i + limits.tradeIngest.rowsPerStatement))));
+  }
+  return out;
 }
 
 const isDuplicateBlock = (err: unknown) => err instanceof Error && /UNIQUE constraint failed: ingested_blocks/i.test(err.message);

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { storeBlocks, type StoredBlock } from "../../src/trades/trade-store";
 import type { Trade } from "../../src/trades/trade";
 import { WSOL_MINT } from "../../src/solana/well-known";
+import { limits } from "../../src/limits";
 
 const MINT = "7nYhDYAxQdFn2DRPcjBFPQQz5qb8HeFiJv9o9w6fpump";
 
@@ -76,5 +77,21 @@ describe("trade store: idempotent per block", () => {
       .first<{ open_usd: number; close_usd: number; high_usd: number; low_usd: number }>();
     // Then open is slot 3000's price and close slot 3002's
     expect(row).toEqual({ open_usd: 1.5 + 3000 / 1e4, close_usd: 1.5 + 3002 / 1e4, high_usd: 1.5 + 3002 / 1e4, low_usd: 1.5 + 3000 / 1e4 });
+  });
+
+  it("a block with more trades than one statement carries (rowsPerStatement and one more) stores every one", async () => {
+    // Given blocks of exactly N and N+1 trades (N rows per statement)
+    const n = limits.tradeIngest.rowsPerStatement;
+    const blocks = [block(4000, n), block(4001, n + 1)];
+    // When stored together
+    expect((await storeBlocks(env.DB, blocks)).stored).toBe(2);
+    // Then every trade is there, and counted once in the buckets
+    const rows = await env.DB.prepare("SELECT slot, count(*) AS n FROM trades WHERE slot IN (4000, 4001) GROUP BY slot ORDER BY slot").all<{ slot: number; n: number }>();
+    expect(rows.results).toEqual([{ slot: 4000, n }, { slot: 4001, n: n + 1 }]);
+    const bucket = Math.floor((1_800_000_000 + 4000) / 3600);
+    const hour = await env.DB.prepare("SELECT sum(buys + sells) AS n FROM hour_buckets WHERE bucket = ?").bind(bucket).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM trades WHERE block_time / 3600 = ?").bind(bucket).first<{ n: number }>();
+    expect(hour!.n).toBe(stored!.n);
+    expect(stored!.n).toBeGreaterThanOrEqual(2 * n + 1);
   });
 });
