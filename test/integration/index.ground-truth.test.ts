@@ -25,6 +25,9 @@ interface Truth {
   pool: string;
   kind: string;
   wallet: string;
+  baseMint: string;
+  quoteMint: string;
+  side: string;
   poolIn: { mint: string; amount: string };
   poolOut: { mint: string; amount: string };
   failed: boolean;
@@ -115,8 +118,9 @@ describe("trade index vs localnet's ground truth", () => {
         missing.push(`${t.kind} ${t.signature}:${t.ordinal}`);
         continue;
       }
-      expect({ slot: r.slot, txIndex: r.tx_index, pool: r.pool, kind: r.kind, wallet: r.wallet, ...poolMoves(r) }, `${t.signature}:${t.ordinal}`).toEqual({
-        slot: t.slot, txIndex: t.txIndex, pool: t.pool, kind: t.kind, wallet: t.wallet, poolIn: t.poolIn, poolOut: t.poolOut,
+      const mine = { slot: r.slot, txIndex: r.tx_index, pool: r.pool, kind: r.kind, wallet: r.wallet, base: r.mint, quote: r.quote_mint, side: r.side, ...poolMoves(r) };
+      expect(mine, `${t.signature}:${t.ordinal}`).toEqual({
+        slot: t.slot, txIndex: t.txIndex, pool: t.pool, kind: t.kind, wallet: t.wallet, base: t.baseMint, quote: t.quoteMint, side: t.side, poolIn: t.poolIn, poolOut: t.poolOut,
       });
     }
     expect(missing, "recall 100%").toEqual([]);

@@ -48,6 +48,11 @@ export interface TradeRecord {
   pool: Pubkey;
   kind: SwapKind;
   wallet: Pubkey;
+  /** the pair as the world models the pool: the token traded, and what it is paid in (a curve's SOL; a pool's quote) */
+  baseMint: Pubkey;
+  quoteMint: Pubkey;
+  /** the trader's side: "buy" = the base token left the pool */
+  side: Side;
   /** what the pool's reserves gained */
   poolIn: TokenAmount;
   /** what the pool's reserves lost */
@@ -72,6 +77,8 @@ export interface SwapMark {
   pool: Pubkey;
   kind: SwapKind;
   wallet: Pubkey;
+  baseMint: Pubkey;
+  quoteMint: Pubkey;
   sides: [ReserveSide, ReserveSide];
   planned: { in: TokenAmount; out: TokenAmount } | null;
   before: bigint[] | null;
@@ -151,6 +158,8 @@ export function trackSwap<R>(
     pool: target.kind === "pump-bonding-curve" ? target.curve.address : target.pool.address,
     kind: target.kind,
     wallet,
+    baseMint: target.kind === "pump-bonding-curve" ? target.curve.mint : target.pool.baseMint,
+    quoteMint: target.kind === "pump-bonding-curve" ? WSOL_MINT : target.pool.quoteMint,
     sides,
     planned: null,
     before: null,
@@ -217,7 +226,11 @@ export function tradeRecords(marks: readonly SwapMark[], tx: { signature: string
       poolIn = { mint: m.sides[gained]!.mint, amount: deltas[gained]!.toString() };
       poolOut = { mint: m.sides[lost]!.mint, amount: (-deltas[lost]!).toString() };
     }
-    return { signature: tx.signature, slot: tx.slot, txIndex: tx.txIndex, ordinal, pool: m.pool, kind: m.kind, wallet: m.wallet, poolIn, poolOut, failed: tx.failed };
+    const side: Side = poolOut.mint === m.baseMint ? "buy" : "sell";
+    return {
+      signature: tx.signature, slot: tx.slot, txIndex: tx.txIndex, ordinal, pool: m.pool, kind: m.kind, wallet: m.wallet,
+      baseMint: m.baseMint, quoteMint: m.quoteMint, side, poolIn, poolOut, failed: tx.failed,
+    };
   });
 }
 
