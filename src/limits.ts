@@ -190,4 +190,27 @@ export const limits = {
    * within the Workers 10 ms CPU budget.
    */
   ohlcvMaxBucketRows: 5000,
+
+  // ---- chain tail (src/streams/chain-tail.ts): follows confirmed blocks for the /ws rooms ----
+  chainTail: {
+    /** Pause between polls once caught up (ms): about one mainnet slot (400 ms), so a block is read within ~1 slot of confirmation. */
+    pollMs: 400,
+    /**
+     * Slots read back after an outage or eviction, at most (~60 s of mainnet slots at 400 ms): older events would reach
+     * clients too late to be live, and a room's resume window is 60 s too. Slots older than this are skipped (logged).
+     */
+    maxCatchUpSlots: 150,
+    /** Blocks read per alarm run (getBlock in flight together, then handled in slot order); the next run starts at once. */
+    blocksPerRun: 8,
+    /** Backoff after an upstream fault (ms): doubles from the first value up to the second. */
+    retryMinMs: 500,
+    retryMaxMs: 10_000,
+    /** Consecutive failed publishes to a room before its topics are dropped (it registers again on its next setTopics). */
+    maxPublishFailures: 5,
+    /**
+     * Distinct topics one room registers (its sockets' union). A room's set is one storage value: 20,000 topics of ≤ 52
+     * chars stay near 1 MB, under the 2 MB a SQLite-backed Durable Object stores per value; more is refused (shard the room).
+     */
+    maxTopicsPerRoom: 20_000,
+  },
 } as const;

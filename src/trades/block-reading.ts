@@ -3,7 +3,7 @@
  * the pool events, and the pools swapped against (for the registry the price route reads).
  */
 import type { Address } from "@solana/kit";
-import type { Upstream } from "../solana/upstream";
+import { UpstreamError, type Upstream } from "../solana/upstream";
 import type { RegisteredPool } from "../pool-registry/registry-store";
 import type { JsonTransaction } from "./json-transaction";
 import { extractTrades } from "./swap-extraction";
@@ -28,10 +28,18 @@ export const getBlockConfig = {
 /** A block the index cannot read; recorded in `ingest_failures` and skipped. */
 export class BlockParseError extends Error {}
 
-/** Reads a block (null: skipped slot or no block). Upstream faults throw `UpstreamError`. */
+/** JSON-RPC errors meaning "no block in this slot" (skipped, or not kept by this node): nothing to read. */
+const NO_BLOCK_CODES = new Set([-32007, -32009]);
+
+/** Reads a block (null: skipped slot or no block, also when the node says so with an error). Upstream faults throw `UpstreamError`. */
 export async function fetchBlock(upstream: Upstream, slot: number): Promise<JsonBlock | null> {
-  const { result } = await upstream.call<JsonBlock | null>("getBlock", [slot, getBlockConfig], { idempotent: true });
-  return result;
+  try {
+    const { result } = await upstream.call<JsonBlock | null>("getBlock", [slot, getBlockConfig], { idempotent: true });
+    return result;
+  } catch (err) {
+    if (err instanceof UpstreamError && err.rpcError && NO_BLOCK_CODES.has(err.rpcError.code)) return null;
+    throw err;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
 import { z } from "zod/mini";
 import { dexOfPoolKind, type PoolKind } from "../venues/pool-kinds";
 import { formatTokenAmount } from "../overview/amount-format";
-import type { TradePosition } from "./trade";
+import type { Trade, TradePosition } from "./trade";
 
 // ---- The cursor: base64url (no padding) of "slot:txIndex:ordinal", canonical, so one position has one cursor. ----
 
@@ -122,31 +122,66 @@ export function tradePageSql(by: TradeFilter["by"], afterCursor: boolean): strin
   return `SELECT ${columns} FROM trades WHERE ${by === "mint" ? "mint" : "wallet"} = ?${from} ORDER BY slot DESC, tx_index DESC, ordinal DESC LIMIT ?`;
 }
 
-function tradeItemOfRow(row: TradeRow): TradeItem {
+/**
+ * What an API item is made of: a priced trade as the index reads it from a block (`Trade`: the stream's trade events),
+ * or a stored row read back (amounts as decimal text, the kind as stored). Both go through `tradeItemOf`, so REST pages
+ * and stream events show a trade the same way.
+ */
+export type TradeItemSource = Pick<
+  Trade,
+  "signature" | "slot" | "blockTime" | "txIndex" | "ordinal" | "pool" | "baseMint" | "quoteMint" | "baseDecimals" | "quoteDecimals" | "priceSol" | "priceUsd" | "valueUsd" | "wallet"
+> & { kind: string; side: string; baseAmount: bigint | string; quoteAmount: bigint | string; priceQuote: number | null };
+
+/** The one serializer of a trade: the REST item and the stream's `trade` event data. */
+export function tradeItemOf(trade: TradeItemSource): TradeItem {
   return {
+    signature: trade.signature,
+    slot: trade.slot,
+    blockTime: trade.blockTime,
+    txIndex: trade.txIndex,
+    ordinal: trade.ordinal,
+    pool: trade.pool,
+    kind: dexOfPoolKind[trade.kind as PoolKind] ?? trade.kind,
+    baseMint: trade.baseMint,
+    quoteMint: trade.quoteMint,
+    side: trade.side as TradeItem["side"],
+    baseAmount: trade.baseAmount.toString(),
+    quoteAmount: trade.quoteAmount.toString(),
+    baseAmountUi: rawAmountUi(trade.baseAmount, trade.baseDecimals),
+    quoteAmountUi: rawAmountUi(trade.quoteAmount, trade.quoteDecimals),
+    priceQuote: trade.priceQuote,
+    priceSol: trade.priceSol,
+    priceUsd: trade.priceUsd,
+    valueUsd: trade.valueUsd,
+    wallet: trade.wallet,
+  };
+}
+
+function tradeItemOfRow(row: TradeRow): TradeItem {
+  return tradeItemOf({
     signature: row.signature,
     slot: row.slot,
     blockTime: row.block_time,
     txIndex: row.tx_index,
     ordinal: row.ordinal,
     pool: row.pool,
-    kind: dexOfPoolKind[row.kind as PoolKind] ?? row.kind,
+    kind: row.kind,
     baseMint: row.mint,
     quoteMint: row.quote_mint,
-    side: row.side as TradeItem["side"],
+    side: row.side,
     baseAmount: row.base_amount,
     quoteAmount: row.quote_amount,
-    baseAmountUi: rawAmountUi(row.base_amount, row.base_decimals),
-    quoteAmountUi: rawAmountUi(row.quote_amount, row.quote_decimals),
+    baseDecimals: row.base_decimals,
+    quoteDecimals: row.quote_decimals,
     priceQuote: row.price_quote,
     priceSol: row.price_sol,
     priceUsd: row.price_usd,
     valueUsd: row.value_usd,
     wallet: row.wallet,
-  };
+  });
 }
 
-/** A raw amount stored as decimal text, in human units, exactly: ("1500000", 6) → "1.5". */
-export function rawAmountUi(raw: string, decimals: number): string {
+/** A raw amount (or its decimal text, as stored), in human units, exactly: ("1500000", 6) → "1.5". */
+export function rawAmountUi(raw: bigint | string, decimals: number): string {
   return formatTokenAmount(BigInt(raw), decimals);
 }

@@ -71,9 +71,11 @@ const tradeTuple = (t: Trade) => [
   t.quoteAmount.toString(), t.baseDecimals, t.quoteDecimals, t.priceQuote, t.priceSol, t.priceUsd, t.valueUsd, t.wallet,
 ];
 
-/** The statements that store `blocks` (none already stored): one per table. */
-function statementsFor(db: D1Database, blocks: readonly StoredBlock[]): D1PreparedStatement[] {
-  const trades = blocks.flatMap((b) => b.trades);
+/**
+ * The pool registry's upserts for `blocks`: every pool swapped or created in them (the index stores them with its
+ * blocks; the chain tail registers them as soon as it reads a block, so a new pool prices within seconds). Idempotent.
+ */
+export function poolUpsertStatements(db: D1Database, blocks: readonly Pick<StoredBlock, "slot" | "events" | "pools">[]): D1PreparedStatement[] {
   const pools = new Map<string, unknown[]>();
   for (const b of blocks) {
     for (const p of b.pools) pools.set(p.address, [p.address, p.kind, p.baseMint, p.quoteMint, JSON.stringify(p.related), "swap", b.slot]);
@@ -82,12 +84,18 @@ function statementsFor(db: D1Database, blocks: readonly StoredBlock[]): D1Prepar
       if (!known || Object.keys(e.related).length > 0) pools.set(e.pool, [e.pool, e.kind, e.baseMint, e.quoteMint, JSON.stringify(e.related), e.type === "create" ? "creation" : e.type, b.slot]);
     }
   }
+  return chunked(db, upsertPools, [...pools.values()]);
+}
+
+/** The statements that store `blocks` (none already stored): one per table. */
+function statementsFor(db: D1Database, blocks: readonly StoredBlock[]): D1PreparedStatement[] {
+  const trades = blocks.flatMap((b) => b.trades);
   const statements = [
     db.prepare(insertBlocks).bind(JSON.stringify(blocks.map((b) => [b.slot, b.blockTime, b.trades.length, b.solUsd]))),
     ...chunked(db, insertTrades, trades.map(tradeTuple)),
     ...chunked(db, upsertMinutes, bucketRows(trades, 60).map(bucketTuple)),
     ...chunked(db, upsertHours, bucketRows(trades, 3600).map(bucketTuple)),
-    ...chunked(db, upsertPools, [...pools.values()]),
+    ...poolUpsertStatements(db, blocks),
   ];
   return statements;
 }

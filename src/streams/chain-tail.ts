@@ -1,0 +1,242 @@
+/**
+ * The chain tail: one Durable Object (`idFromName("mainnet")`, one per cluster) that follows the chain at `confirmed` and
+ * feeds the /ws rooms (stream-room.ts) with the events of their topics (stream-events.ts), one publish per block per room,
+ * blocks in slot order.
+ *
+ * Live source: an alarm loop. Each run asks `getSlot` (confirmed), then `getBlocks(cursor + 1, tip)` and reads the next
+ * blocks with the trade index's own code (`fetchBlock` + `readBlock`: the same trades, prices and pool events as the
+ * index and REST). The cursor lives in storage, so slots missed while the object was evicted or the upstream was down
+ * are read back, at most `limits.chainTail.maxCatchUpSlots` (~60 s of slots; older ones are skipped and logged). Caught
+ * up, it polls every `pollMs` (about one slot). No upstream PubSub subscription: `blockSubscribe` is missing on most
+ * providers, and `logsSubscribe` / `accountSubscribe` carry no balances or amounts, so every notification would still
+ * cost a `getBlock`; polling `getBlocks` reads each confirmed block exactly once and detects gaps by construction.
+ *
+ * New pools (swapped or created) are registered in the pool registry as each block is read, so they price at once.
+ * Nothing stops the loop: an upstream fault is logged and retried with backoff (the cursor stays on the last block
+ * handled); a block that cannot be parsed is logged and skipped; a room whose publishes keep failing is dropped.
+ *
+ * Storage (this object's, key → value):
+ * - `room:<room>` → string[]: the topics a room registered (`setTopics`); absent when it has none.
+ * - `cursor` → number: the last slot handled (absent: start at the tip on the next run).
+ * - `solUsd` → number | null: the SOL/USD of the last block read (`readBlock`'s carry for blocks with no SOL/stable swap).
+ * A room is named by its Durable Object id (`ctx.id.toString()`, 64 hex digits) or, failing that form, by the name it was
+ * created with (`idFromName`).
+ */
+import type { Address } from "@solana/kit";
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env";
+import { limits } from "../limits";
+import type { PriceDeps } from "../pricing/price-query";
+import { priceMints } from "../pricing/price-service";
+import type { PriceRecord } from "../pricing/price-record";
+import { servicesOf } from "../services";
+import { WSOL_MINT } from "../solana/well-known";
+import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
+import { poolUpsertStatements, type StoredBlock } from "../trades/trade-store";
+import { blockEvents, eventsForRoom, mintsToPrice, priceEvents, topicPattern } from "./stream-event-builders";
+import type { StreamEvent, StreamEventSink, TopicRegistry } from "./stream-events";
+
+const ROOM_PREFIX = "room:";
+const roomIdForm = /^[0-9a-f]{64}$/;
+
+/** What a run did: how far it got, and whether more blocks wait (the next run starts at once). */
+interface RunReport {
+  cursor: number;
+  tip: number;
+  blocks: number;
+  more: boolean;
+}
+
+const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>) =>
+  (level === "error" ? console.error : level === "warn" ? console.warn : console.log)(JSON.stringify({ level, chainTail: true, ...fields }));
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class ChainTail extends DurableObject<Env> implements TopicRegistry {
+  /** room → its topics, as stored */
+  private rooms = new Map<string, Set<string>>();
+  /** consecutive failed publishes per room */
+  private publishFailures = new Map<string, number>();
+  /** consecutive failed runs (upstream faults): the backoff's exponent */
+  private faults = 0;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      const stored = await ctx.storage.list<string[]>({ prefix: ROOM_PREFIX });
+      for (const [key, topics] of stored) this.rooms.set(key.slice(ROOM_PREFIX.length), new Set(topics));
+    });
+  }
+
+  /**
+   * A room's topics, replacing what it registered before (an empty list unregisters it). Throws on a topic that is not
+   * one of stream-events.ts's forms or more than `limits.chainTail.maxTopicsPerRoom` distinct topics.
+   */
+  async setTopics(room: string, topics: string[]): Promise<void> {
+    if (typeof room !== "string" || room.length === 0 || room.length > 128) throw new TypeError("room: a non-empty name of at most 128 chars");
+    if (!Array.isArray(topics)) throw new TypeError("topics: an array of strings");
+    const unique = new Set<string>();
+    for (const topic of topics) {
+      if (typeof topic !== "string" || !topicPattern.test(topic)) throw new TypeError(`not a topic: ${String(topic).slice(0, 80)}`);
+      unique.add(topic);
+    }
+    if (unique.size > limits.chainTail.maxTopicsPerRoom) throw new RangeError(`at most ${limits.chainTail.maxTopicsPerRoom} topics per room`);
+    const wasIdle = this.rooms.size === 0;
+    this.publishFailures.delete(room);
+    if (unique.size === 0) {
+      this.rooms.delete(room);
+      await this.ctx.storage.delete(ROOM_PREFIX + room);
+      return;
+    }
+    this.rooms.set(room, unique);
+    await this.ctx.storage.put(ROOM_PREFIX + room, [...unique]);
+    if (wasIdle) {
+      // Idle until now: start live at the tip (the first run sets the cursor), not by replaying the past to new sockets.
+      await this.ctx.storage.delete("cursor");
+    }
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** The loop: one run, then the next alarm (at once when behind, `pollMs` when caught up, backoff after a fault). */
+  override async alarm(): Promise<void> {
+    if (this.rooms.size === 0) return;
+    let delay: number = limits.chainTail.pollMs;
+    try {
+      const report = await this.run();
+      this.faults = 0;
+      if (report.more) delay = 0;
+    } catch (err) {
+      this.faults++;
+      delay = Math.min(limits.chainTail.retryMaxMs, limits.chainTail.retryMinMs * 2 ** (this.faults - 1));
+      log("warn", { event: "upstream-fault", error: messageOf(err), retryInMs: delay, faults: this.faults });
+    }
+    if (this.rooms.size > 0) await this.ctx.storage.setAlarm(Date.now() + delay);
+  }
+
+  /** Reads the next blocks after the cursor (at most `blocksPerRun`) and publishes their events. Upstream faults throw. */
+  private async run(): Promise<RunReport> {
+    const { upstream } = servicesOf(this.env);
+    const { result: tip } = await upstream.call<number>("getSlot", [{ commitment: "confirmed" }], { idempotent: true });
+    let cursor = await this.ctx.storage.get<number>("cursor");
+    if (cursor === undefined || cursor > tip) {
+      await this.ctx.storage.put("cursor", tip);
+      return { cursor: tip, tip, blocks: 0, more: false };
+    }
+    if (tip - cursor > limits.chainTail.maxCatchUpSlots) {
+      const from = tip - limits.chainTail.maxCatchUpSlots;
+      log("warn", { event: "catch-up-capped", skippedFrom: cursor + 1, skippedTo: from, tip });
+      cursor = from;
+      await this.ctx.storage.put("cursor", cursor);
+    }
+    if (cursor >= tip) return { cursor, tip, blocks: 0, more: false };
+
+    const { result: slots } = await upstream.call<number[]>("getBlocks", [cursor + 1, tip, { commitment: "confirmed" }], { idempotent: true });
+    const page = slots.filter((s) => s > cursor! && s <= tip).sort((a, b) => a - b).slice(0, limits.chainTail.blocksPerRun);
+    if (page.length === 0) {
+      await this.ctx.storage.put("cursor", tip);
+      return { cursor: tip, tip, blocks: 0, more: false };
+    }
+    // Read together, handled in slot order; an upstream fault stops at the block before it (retried on the next run).
+    const answers = await Promise.allSettled(page.map((slot) => fetchBlock(upstream, slot)));
+    let solUsd = (await this.ctx.storage.get<number | null>("solUsd")) ?? (await this.liveSolUsd());
+    let handled = 0;
+    for (let k = 0; k < page.length; k++) {
+      const slot = page[k]!;
+      const answer = answers[k]!;
+      if (answer.status === "rejected") throw answer.reason;
+      if (answer.value !== null) {
+        let block: StoredBlock | undefined;
+        try {
+          block = readBlock(slot, answer.value, solUsd);
+        } catch (err) {
+          log("error", { event: "block-skipped", slot, reason: messageOf(err) });
+        }
+        if (block) {
+          solUsd = block.solUsd;
+          await this.handleBlock(block, answer.value);
+        }
+      }
+      cursor = slot;
+      handled++;
+      await this.ctx.storage.put({ cursor, solUsd });
+    }
+    const more = slots.length > page.length;
+    return { cursor, tip, blocks: handled, more };
+  }
+
+  /** Registers the block's pools, then publishes its events to each room that wants some of them. */
+  private async handleBlock(block: StoredBlock, raw: JsonBlock): Promise<void> {
+    const registry = poolUpsertStatements(this.env.DB, [block]);
+    if (registry.length > 0) {
+      await this.env.DB.batch(registry).catch((err: unknown) => log("error", { event: "pool-registration-failed", slot: block.slot, error: messageOf(err) }));
+    }
+    if (this.rooms.size === 0) return;
+    const wanted = new Set<string>();
+    for (const topics of this.rooms.values()) for (const t of topics) wanted.add(t);
+    let events: StreamEvent[];
+    try {
+      events = blockEvents(block, raw, wanted);
+    } catch (err) {
+      // a reader bug on one block must not stall every room: logged and skipped like an unparsable block
+      log("error", { event: "block-skipped", slot: block.slot, reason: `events: ${messageOf(err)}` });
+      return;
+    }
+    events.push(...priceEvents(block.slot, await this.prices(mintsToPrice(block, wanted), block.slot)));
+    if (events.length === 0) return;
+    await Promise.all([...this.rooms].map(([room, topics]) => this.publishTo(room, eventsForRoom(events, topics))));
+  }
+
+  /** The price service's records for `mints` (the REST records); a mint that cannot be priced now is left out (logged). */
+  private async prices(mints: readonly Address[], slot: number): Promise<PriceRecord[]> {
+    if (mints.length === 0) return [];
+    try {
+      const outcomes = await priceMints(this.priceDeps(), mints);
+      const records: PriceRecord[] = [];
+      for (const mint of mints) {
+        const outcome = outcomes.get(mint);
+        if (outcome?.ok) records.push(outcome.record);
+        else log("warn", { event: "price-unavailable", slot, mint, error: outcome?.error.code });
+      }
+      return records;
+    } catch (err) {
+      log("warn", { event: "price-unavailable", slot, mints: mints.length, error: messageOf(err) });
+      return [];
+    }
+  }
+
+  private async publishTo(room: string, events: StreamEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    try {
+      await this.roomSink(room).publish(events);
+      this.publishFailures.delete(room);
+    } catch (err) {
+      const failures = (this.publishFailures.get(room) ?? 0) + 1;
+      this.publishFailures.set(room, failures);
+      log("warn", { event: "publish-failed", room, failures, error: messageOf(err) });
+      if (failures >= limits.chainTail.maxPublishFailures && this.rooms.has(room)) {
+        log("warn", { event: "room-dropped", room, failures });
+        this.rooms.delete(room);
+        this.publishFailures.delete(room);
+        await this.ctx.storage.delete(ROOM_PREFIX + room);
+      }
+    }
+  }
+
+  /** The room's side of the contract: its Durable Object, by id (or name). */
+  protected roomSink(room: string): StreamEventSink {
+    const ns = this.env.STREAM_ROOM;
+    const id = roomIdForm.test(room) ? ns.idFromString(room) : ns.idFromName(room);
+    return ns.get(id) as unknown as StreamEventSink;
+  }
+
+  private priceDeps(): PriceDeps {
+    const services = servicesOf(this.env);
+    return { rpc: services.upstream, db: this.env.DB, cache: services.priceCache, waitUntil: (p) => this.ctx.waitUntil(p) };
+  }
+
+  /** SOL/USD now (the price service), for the first block read when no carry is stored. */
+  private async liveSolUsd(): Promise<number | null> {
+    const outcome = (await priceMints(this.priceDeps(), [WSOL_MINT]).catch(() => undefined))?.get(WSOL_MINT);
+    return outcome?.ok ? Number(outcome.record.priceInUsd) : null;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * One block → the stream events the rooms want (stream-events.ts), from what the trade index reads of it (`readBlock`:
+ * priced trades, pool events) and the raw block (fee payers, balances). Pure: prices come in from the caller.
+ */
+import type { Address } from "@solana/kit";
+import type { PriceRecord } from "../pricing/price-record";
+import type { JsonBlock } from "../trades/block-reading";
+import type { JsonTransaction } from "../trades/json-transaction";
+import type { StoredBlock } from "../trades/trade-store";
+import { tradeItemOf } from "../trades/trade-queries";
+import { dexOfPoolKind } from "../venues/pool-kinds";
+import type { StreamEvent } from "./stream-events";
+import { walletChangesOfBlock } from "./wallet-changes";
+
+export const NEWPAIR_TOPIC = "newpair";
+export const tradeTopic = (mintOrWallet: string) => `trade:${mintOrWallet}`;
+export const priceTopic = (mint: string) => `price:${mint}`;
+export const walletTopic = (wallet: string) => `wallet:${wallet}`;
+
+/** A topic a room may register: `newpair`, or `trade:` / `price:` / `wallet:` and a base58 address. */
+export const topicPattern = /^(newpair|(trade|price|wallet):[1-9A-HJ-NP-Za-km-z]{32,44})$/;
+
+/** The addresses of the topics of one kind (`trade:`, `price:`, `wallet:`) among `topics`. */
+export function addressesOf(topics: Iterable<string>, kind: "trade" | "price" | "wallet"): Set<string> {
+  const prefix = `${kind}:`;
+  const out = new Set<string>();
+  for (const t of topics) if (t.startsWith(prefix)) out.add(t.slice(prefix.length));
+  return out;
+}
+
+/** A transaction's fee payer: its first account key. */
+function feePayerOf(tx: JsonTransaction | undefined): string {
+  const key = tx?.transaction?.message?.accountKeys?.[0];
+  return typeof key === "string" ? key : "";
+}
+
+/**
+ * The block's events for the topics in `wanted`, prices aside (`priceEvents`): trades (under their base mint and their
+ * wallet), then new pairs, then wallet changes, each in transaction order.
+ */
+export function blockEvents(block: StoredBlock, raw: JsonBlock, wanted: ReadonlySet<string>): StreamEvent[] {
+  const { slot, blockTime } = block;
+  const events: StreamEvent[] = [];
+  for (const trade of block.trades) {
+    const topics = [tradeTopic(trade.baseMint), tradeTopic(trade.wallet)].filter((t, i, all) => wanted.has(t) && all.indexOf(t) === i);
+    if (topics.length === 0) continue;
+    const data = tradeItemOf(trade);
+    for (const topic of topics) events.push({ kind: "trade", topic, slot, data });
+  }
+  if (wanted.has(NEWPAIR_TOPIC)) {
+    for (const e of block.events) {
+      const first = block.trades.find((t) => t.pool === e.pool);
+      events.push({
+        kind: "newpair",
+        topic: NEWPAIR_TOPIC,
+        slot,
+        data: {
+          type: e.type,
+          mint: e.baseMint,
+          quoteMint: e.quoteMint,
+          pool: e.pool,
+          kind: dexOfPoolKind[e.kind],
+          creator: feePayerOf(raw.transactions[e.txIndex]),
+          initialPrice: first ? first.priceQuote : null,
+          signature: e.signature,
+          slot,
+          blockTime,
+        },
+      });
+    }
+  }
+  const wallets = addressesOf(wanted, "wallet");
+  for (const data of walletChangesOfBlock(raw.transactions, wallets, { slot, blockTime })) {
+    events.push({ kind: "wallet", topic: walletTopic(data.wallet), slot, data });
+  }
+  return events;
+}
+
+/** The subscribed mints (`price:<mint>` in `wanted`) that the block traded, on any pool (as base or quote), once each. */
+export function mintsToPrice(block: StoredBlock, wanted: ReadonlySet<string>): Address[] {
+  const out = new Set<Address>();
+  for (const t of block.trades) {
+    if (wanted.has(priceTopic(t.baseMint))) out.add(t.baseMint as Address);
+    if (wanted.has(priceTopic(t.quoteMint))) out.add(t.quoteMint as Address);
+  }
+  return [...out];
+}
+
+/** The price events of one slot: one per mint priced. */
+export function priceEvents(slot: number, records: readonly PriceRecord[]): StreamEvent[] {
+  return records.map((data) => ({ kind: "price", topic: priceTopic(data.ca), slot, data }));
+}
+
+/** The events of `events` a room with `topics` receives, in order. */
+export function eventsForRoom(events: readonly StreamEvent[], topics: ReadonlySet<string>): StreamEvent[] {
+  return events.filter((e) => topics.has(e.topic));
+}
