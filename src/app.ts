@@ -13,10 +13,11 @@ import { apiV1Operations, apiV1Routes } from "./routes/api-v1";
 import { openApiOperations, openApiRoutes } from "./routes/openapi/openapi-route";
 import { rpcOperations } from "./routes/openapi/rpc-operations";
 import { rpcRoutes } from "./routes/rpc";
+import { streamsOperations, streamsRoutes } from "./routes/streams";
 import type { AppContext } from "./app-context";
 
 /** Every route the app serves, as `GET /openapi.json` documents it (test/unit/routes/openapi.test.ts checks none is missing). */
-export const operations = [...healthOperations, ...apiV1Operations, ...rpcOperations, ...openApiOperations];
+export const operations = [...healthOperations, ...apiV1Operations, ...rpcOperations, ...streamsOperations, ...openApiOperations];
 
 /**
  * The Hono app: request id → Server-Timing → URL/body caps → deadline → auth (per sub-app) → routes; one error path
@@ -36,6 +37,7 @@ export function buildApp() {
   app.route("/", healthRoutes);
   app.route("/", openApiRoutes(operations));
   app.route("/", rpcRoutes);
+  app.route("/", streamsRoutes);
 
   app.use(
     "/api/*",

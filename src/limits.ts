@@ -191,6 +191,48 @@ export const limits = {
    */
   ohlcvMaxBucketRows: 5000,
 
+  // ---- streams: GET /ws and its rooms (src/routes/streams.ts, src/streams/; docs/streams.md) ----
+  /**
+   * Defaults until plans define their own. Counting is per room shard (see `connectionsPerKeyPerShard`); every cap has
+   * a test at N and N+1 (test/unit/streams/stream-room-state.test.ts, test/e2e/streams.protocol.test.ts).
+   */
+  streams: {
+    /**
+     * Room shards (`STREAM_ROOM.idFromName("shard-N")`). Workerd caps an object at 32,768 sockets; what a shard can
+     * serve is bound by its one thread: a publish costs ~1 µs per delivered frame (bench in docs/streams.md), so a
+     * shard at 2,000 sockets each receiving 10 frames/s spends ~2% of its thread. 32 shards × 2,000 = 64,000
+     * sockets before any shard nears a tenth of the cap.
+     */
+    shards: 32,
+    /** Sockets of one key in one shard. Shards are picked by connection id, so a key's total is at most shards × this (an approximation: no cross-shard counter). */
+    connectionsPerKeyPerShard: 20,
+    /** Addresses in one subscribe (Birdeye allows 100 per connection). */
+    tokensPerSubscription: 100,
+    /** Live subscriptions per socket; their ids and seqs must fit a socket attachment (2,048 bytes, workerd's cap). */
+    subscriptionsPerSocket: 25,
+    /** Client frames per socket: a token bucket refilled at this rate (per second), holding at most `messageBurst`. */
+    messagesPerSecond: 10,
+    messageBurst: 20,
+    /** Largest client frame read (bytes); bigger ones get an error frame and count as abuse (1009 when it closes). */
+    maxFrameBytes: 64 * 1024,
+    /** Bad frames (invalid, refused, over the rate) a socket may send; the next one closes it (1008, or 1009 for an oversize frame). */
+    maxBadFrames: 10,
+    /** A socket upgraded without a key must send `{"apiKey":"..."}` within this (ms), else 1008. */
+    authTimeoutMs: 10_000,
+    /** Server heartbeat `{"type":"heartbeat"}` to every socket (ms). */
+    heartbeatMs: 20_000,
+    /** Events kept per subscription for `resume`, and how long a closed socket's subscriptions wait to be resumed (ms). */
+    resumeWindowMs: 60_000,
+    /** Event data bytes kept per subscription for `resume` (the oldest go first past it). */
+    resumeRingBytes: 256 * 1024,
+    /**
+     * A socket that has been sent this many bytes since the client last sent anything (a frame or an app ping) is
+     * taken for a client that does not read and is closed (1008): workerd shows no `bufferedAmount`, so nothing else
+     * tells a slow reader from a quiet one. Clients that only listen ping (every 20 s is plenty) to stay.
+     */
+    maxUnackedBytes: 4 * 1024 * 1024,
+  },
+
   // ---- chain tail (src/streams/chain-tail.ts): follows confirmed blocks for the /ws rooms ----
   chainTail: {
     /** Pause between polls once caught up (ms): about one mainnet slot (400 ms), so a block is read within ~1 slot of confirmation. */

@@ -1,0 +1,550 @@
+/**
+ * Everything a stream room knows and does, without Durable Object or WebSocket APIs: sockets are `RoomSocket`s (a
+ * workerd WebSocket is one), subscriptions live in a `SubscriptionStore` (the room's SQLite), the clock, key check and
+ * topic registration come in as functions. src/streams/stream-room.ts is the thin shell around it; the unit tests drive
+ * it with fakes (test/unit/streams/stream-room-state.test.ts), hibernation included: a room that wakes builds this
+ * from its sockets' attachments and the store (`restore`).
+ *
+ * What survives hibernation: per socket, its attachment (`SocketAttachment`: connection id, account, auth deadline, its
+ * subscriptions' ids and seqs — small, workerd caps it at 2,048 bytes); per subscription, its row (kind, addresses,
+ * account; seq when detached). What does not: resume rings (a resume after a restart says what it lost), rate buckets,
+ * bad-frame counts, unread-byte counts (all start afresh, in the client's favour).
+ */
+import { z } from "zod/mini";
+import { limits } from "../limits";
+import type { StreamEvent } from "./stream-events";
+import { ResumeRing } from "./stream-resume-ring";
+import {
+  closeCodes,
+  errorFrame,
+  eventFrameText,
+  isRefusal,
+  pongText,
+  readClientFrame,
+  subscriptionIdPattern,
+  subscriptionKinds,
+  type ClientMessage,
+  type SubscribeMethod,
+} from "./stream-protocol";
+
+export interface RoomSocket {
+  send(text: string): void;
+  close(code?: number, reason?: string): void;
+  serializeAttachment(value: unknown): void;
+  deserializeAttachment(): unknown;
+}
+
+/** What a socket carries through hibernation. Short names: it is capped at 2,048 bytes serialized. */
+export const socketAttachmentSchema = z.object({
+  v: z.literal(1),
+  /** connection id */
+  c: z.string(),
+  /** the key's account, null until the first-message key is accepted */
+  a: z.nullable(z.string()),
+  /** unix ms by which an unauthenticated socket must send its key; 0 once authenticated */
+  d: z.number(),
+  /** [subscription id, last seq sent] */
+  s: z.array(z.tuple([z.string(), z.number()])),
+});
+export type SocketAttachment = z.infer<typeof socketAttachmentSchema>;
+
+export interface SubscriptionRow {
+  id: string;
+  account: string;
+  kind: SubscribeMethod;
+  tokens: string[];
+  /** last seq, as of `detachedAt` (live seqs are in the socket's attachment) */
+  seq: number;
+  /** when its socket closed; null while attached */
+  detachedAt: number | null;
+}
+
+export interface SubscriptionStore {
+  all(): SubscriptionRow[];
+  put(row: SubscriptionRow): void;
+  remove(id: string): void;
+}
+
+export interface RoomDeps {
+  store: SubscriptionStore;
+  now(): number;
+  /** The account of a valid key, null for a missing, malformed, unknown or revoked one. */
+  authenticate(apiKey: string): Promise<string | null>;
+  /** The room's union of topics changed (sorted). */
+  topicsChanged(topics: string[]): void;
+  /** When the socket last had an app ping auto-answered (ms), if ever. */
+  lastPingAt(ws: RoomSocket): number | null;
+  /** A fresh subscription id (12 hex chars). */
+  newId(): string;
+  log(level: "warn" | "error", fields: Record<string, unknown>): void;
+}
+
+interface Subscription {
+  id: string;
+  account: string;
+  kind: SubscribeMethod;
+  tokens: string[];
+  topics: string[];
+  seq: number;
+  socket: RoomSocket | null;
+  detachedAt: number | null;
+  ring: ResumeRing;
+}
+
+interface SocketState {
+  connectionId: string;
+  account: string | null;
+  authDeadline: number;
+  authPending: boolean;
+  subs: Map<string, Subscription>;
+  bucket: number;
+  bucketAt: number;
+  strikes: number;
+  unackedBytes: number;
+  lastHeardAt: number;
+}
+
+const unsubscribeKinds: Record<string, SubscribeMethod> = {
+  unsubscribePrice: "subscribePrice",
+  unsubscribeTrade: "subscribeTrade",
+  unsubscribeWallet: "subscribeWallet",
+};
+
+export class StreamRoomState {
+  private readonly sockets = new Map<RoomSocket, SocketState>();
+  private readonly subs = new Map<string, Subscription>();
+  private readonly topicIndex = new Map<string, Set<Subscription>>();
+  private topicsKey = "";
+  private lastHeartbeat = 0;
+
+  constructor(private readonly deps: RoomDeps) {}
+
+  /** A woken room: sockets from their attachments, subscriptions from the store. Returns what it restored. */
+  restore(sockets: RoomSocket[]): { sockets: number; subscriptions: number; detached: number } {
+    const now = this.deps.now();
+    const rows = new Map(this.deps.store.all().map((row) => [row.id, row]));
+    for (const ws of sockets) {
+      const parsed = socketAttachmentSchema.safeParse(safely(() => ws.deserializeAttachment()));
+      if (!parsed.success) {
+        // Not ours (or from an older shape): it cannot be served.
+        safely(() => ws.close(closeCodes.policy, "Connection state lost; reconnect"));
+        continue;
+      }
+      const attachment = parsed.data;
+      const st = this.newSocketState(attachment.c, attachment.a, attachment.d, now);
+      this.sockets.set(ws, st);
+      for (const [id, seq] of attachment.s) {
+        const row = rows.get(id);
+        if (row === undefined) continue;
+        rows.delete(id);
+        const sub = this.addSubscription({ ...row, seq: Math.max(seq, row.seq) }, ws);
+        st.subs.set(id, sub);
+      }
+    }
+    let detached = 0;
+    for (const row of rows.values()) {
+      if (row.detachedAt !== null && row.detachedAt + limits.streams.resumeWindowMs < now) {
+        this.deps.store.remove(row.id);
+        continue;
+      }
+      const at = row.detachedAt ?? now;
+      this.addSubscription({ ...row, detachedAt: at }, null);
+      if (row.detachedAt === null) this.deps.store.put({ ...row, detachedAt: at });
+      detached++;
+    }
+    // The tail had these topics before the room slept: only a change is sent.
+    this.topicsKey = this.currentTopics().join("\n");
+    return { sockets: this.sockets.size, subscriptions: this.subs.size, detached };
+  }
+
+  /** Sockets of an account (authenticated ones). */
+  connectionsOf(account: string): number {
+    let n = 0;
+    for (const st of this.sockets.values()) if (st.account === account) n++;
+    return n;
+  }
+
+  get socketCount(): number {
+    return this.sockets.size;
+  }
+
+  /** A socket just accepted: `account` when its key was checked before the upgrade, else it has `authTimeoutMs` to send one. */
+  accept(ws: RoomSocket, connectionId: string, account: string | null): void {
+    const now = this.deps.now();
+    const st = this.newSocketState(connectionId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now);
+    this.sockets.set(ws, st);
+    this.saveAttachment(ws, st);
+    if (account !== null) this.send(ws, st, JSON.stringify({ type: "connected", connectionId }));
+  }
+
+  async message(ws: RoomSocket, frame: string | ArrayBuffer): Promise<void> {
+    const st = this.sockets.get(ws);
+    if (st === undefined) return;
+    const now = this.deps.now();
+    st.lastHeardAt = now;
+    st.unackedBytes = 0;
+    // Token bucket: `messageBurst` at most, refilled at `messagesPerSecond`.
+    st.bucket = Math.min(limits.streams.messageBurst, st.bucket + ((now - st.bucketAt) / 1000) * limits.streams.messagesPerSecond);
+    st.bucketAt = now;
+    if (st.bucket < 1) return this.strike(ws, st, `Rate limit: at most ${limits.streams.messagesPerSecond} messages per second`);
+    st.bucket -= 1;
+
+    const read = readClientFrame(frame);
+    if (isRefusal(read)) return this.strike(ws, st, read.refused, read.oversize);
+    if (st.account === null) return this.unauthenticated(ws, st, read);
+    switch (read.method) {
+      case "auth":
+        return this.strike(ws, st, "Already authenticated");
+      case "ping":
+        return this.send(ws, st, pongText);
+      case "subscribePrice":
+      case "subscribeTrade":
+      case "subscribeWallet":
+        return this.subscribe(ws, st, read.method, [...new Set(read.tokens)]);
+      case "subscribeNewpair":
+        return this.subscribe(ws, st, "subscribeNewpair", []);
+      case "unsubscribePrice":
+      case "unsubscribeTrade":
+      case "unsubscribeWallet":
+        return this.unsubscribe(ws, st, read.method, read.unsubscribeId);
+      case "unsubscribeNewpair":
+        return this.unsubscribeNewpair(ws, st);
+      case "resume":
+        return this.resume(ws, st, read.subscribeId, read.fromSeq);
+    }
+  }
+
+  /** The socket closed (or failed): its subscriptions wait `resumeWindowMs` to be resumed, still numbering events. */
+  closed(ws: RoomSocket): void {
+    const st = this.sockets.get(ws);
+    if (st === undefined) return;
+    this.sockets.delete(ws);
+    const now = this.deps.now();
+    for (const sub of st.subs.values()) {
+      sub.socket = null;
+      sub.detachedAt = now;
+      this.deps.store.put(rowOf(sub));
+    }
+  }
+
+  /** Events from the chain tail, in chain order: each subscription gets those of its topics, numbered, at most once each. */
+  publish(events: readonly StreamEvent[]): void {
+    const now = this.deps.now();
+    const touched = new Set<RoomSocket>();
+    /** subscriptions waiting for a resume: their seq is written down, so a restart cannot number an event twice */
+    const waiting = new Set<Subscription>();
+    let seen: Map<Subscription, Set<string>> | undefined;
+    for (const event of events) {
+      const subscribers = this.topicIndex.get(event.topic);
+      if (subscribers === undefined || subscribers.size === 0) continue;
+      const dataJson = JSON.stringify(event.data);
+      for (const sub of subscribers) {
+        if (subscriptionKinds[sub.kind].event !== event.kind) continue;
+        // A trade is published under its mint and its wallet: a subscription holding both gets it once.
+        if (sub.topics.length > 1) {
+          seen ??= new Map();
+          let keys = seen.get(sub);
+          if (keys === undefined) seen.set(sub, (keys = new Set()));
+          const key = eventIdentity(event);
+          if (keys.has(key)) continue;
+          keys.add(key);
+        }
+        sub.seq++;
+        const type = subscriptionKinds[sub.kind].event;
+        sub.ring.push({ seq: sub.seq, at: now, type, dataJson });
+        sub.ring.expire(now);
+        const ws = sub.socket;
+        if (ws === null) {
+          waiting.add(sub);
+          continue;
+        }
+        const st = this.sockets.get(ws);
+        if (st === undefined) continue;
+        touched.add(ws);
+        this.sendEvent(ws, st, eventFrameText(type, sub.id, sub.seq, dataJson));
+      }
+    }
+    for (const ws of touched) {
+      const st = this.sockets.get(ws);
+      if (st !== undefined) this.saveAttachment(ws, st);
+    }
+    for (const sub of waiting) this.deps.store.put(rowOf(sub));
+  }
+
+  /**
+   * Timed work: unauthenticated sockets past their deadline are closed, heartbeats go out, subscriptions not resumed
+   * within the window end. Returns when to run again (null: nothing left to time).
+   */
+  alarm(): number | null {
+    const now = this.deps.now();
+    for (const [ws, st] of this.sockets) {
+      if (st.account === null && st.authDeadline <= now && !st.authPending) {
+        this.sockets.delete(ws);
+        safely(() => ws.close(closeCodes.policy, `No API key within ${limits.streams.authTimeoutMs / 1000} s`));
+      }
+    }
+    if (now - this.lastHeartbeat >= limits.streams.heartbeatMs - 1000) {
+      this.lastHeartbeat = now;
+      const text = JSON.stringify({ type: "heartbeat", ts: now });
+      for (const [ws, st] of this.sockets) if (st.account !== null) this.send(ws, st, text);
+    }
+    for (const sub of [...this.subs.values()]) {
+      if (sub.socket === null && sub.detachedAt !== null && sub.detachedAt + limits.streams.resumeWindowMs <= now) this.removeSubscription(sub);
+      else sub.ring.expire(now);
+    }
+    this.noteTopics();
+    return this.nextAlarm(now);
+  }
+
+  /** The next time `alarm` has work, from now. */
+  nextAlarm(now = this.deps.now()): number | null {
+    let next = Infinity;
+    if (this.sockets.size > 0) next = Math.max(now, this.lastHeartbeat) + limits.streams.heartbeatMs;
+    for (const st of this.sockets.values()) if (st.account === null) next = Math.min(next, st.authDeadline);
+    for (const sub of this.subs.values()) if (sub.socket === null && sub.detachedAt !== null) next = Math.min(next, sub.detachedAt + limits.streams.resumeWindowMs);
+    return next === Infinity ? null : Math.max(next, now);
+  }
+
+  /** The room's union of topics, sorted. */
+  currentTopics(): string[] {
+    return [...this.topicIndex.keys()].sort();
+  }
+
+  // ---- messages ----
+
+  private async unauthenticated(ws: RoomSocket, st: SocketState, read: ClientMessage): Promise<void> {
+    if (read.method !== "auth") return this.strike(ws, st, 'Not authenticated: send {"apiKey":"<key>"} first');
+    if (st.authPending) return this.strike(ws, st, "Authentication in progress");
+    st.authPending = true;
+    let account: string | null;
+    try {
+      account = await this.deps.authenticate(read.apiKey);
+    } finally {
+      st.authPending = false;
+    }
+    if (!this.sockets.has(ws)) return;
+    if (account === null) return this.dropSocket(ws, closeCodes.policy, "Missing or invalid API key");
+    if (this.connectionsOf(account) >= limits.streams.connectionsPerKeyPerShard) {
+      return this.dropSocket(ws, closeCodes.policy, `Too many connections for this key; max ${limits.streams.connectionsPerKeyPerShard} per shard`);
+    }
+    st.account = account;
+    st.authDeadline = 0;
+    this.saveAttachment(ws, st);
+    this.send(ws, st, JSON.stringify({ type: "connected", connectionId: st.connectionId }));
+  }
+
+  private subscribe(ws: RoomSocket, st: SocketState, kind: SubscribeMethod, tokens: string[]): void {
+    if (st.subs.size >= limits.streams.subscriptionsPerSocket) {
+      return this.strike(ws, st, `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}`);
+    }
+    let id = this.deps.newId();
+    while (this.subs.has(id)) id = this.deps.newId();
+    const row: SubscriptionRow = { id, account: st.account!, kind, tokens, seq: 0, detachedAt: null };
+    this.deps.store.put(row);
+    st.subs.set(id, this.addSubscription(row, ws));
+    this.saveAttachment(ws, st);
+    this.send(ws, st, JSON.stringify({ type: kind, status: "success", tokens, subscribeId: id }));
+    this.noteTopics();
+  }
+
+  private unsubscribe(ws: RoomSocket, st: SocketState, method: string, id: string): void {
+    const sub = st.subs.get(id);
+    if (sub === undefined || sub.kind !== unsubscribeKinds[method]) return this.strike(ws, st, `Unknown unsubscribeId for ${method}: ${id.slice(0, 64)}`);
+    st.subs.delete(id);
+    this.removeSubscription(sub);
+    this.saveAttachment(ws, st);
+    this.send(ws, st, JSON.stringify({ type: method, status: "success", unsubscribeId: id }));
+    this.noteTopics();
+  }
+
+  private unsubscribeNewpair(ws: RoomSocket, st: SocketState): void {
+    const ended = [...st.subs.values()].filter((sub) => sub.kind === "subscribeNewpair");
+    if (ended.length === 0) return this.strike(ws, st, "No subscribeNewpair subscription on this connection");
+    for (const sub of ended) {
+      st.subs.delete(sub.id);
+      this.removeSubscription(sub);
+    }
+    this.saveAttachment(ws, st);
+    this.send(ws, st, JSON.stringify({ type: "unsubscribeNewpair", status: "success", unsubscribeIds: ended.map((sub) => sub.id) }));
+    this.noteTopics();
+  }
+
+  /**
+   * Moves a subscription of the same account to this socket, replays what it kept after `fromSeq`, then it goes on
+   * live. All of it runs without awaiting, so no event can fall between the replay and the live stream, or land twice.
+   */
+  private resume(ws: RoomSocket, st: SocketState, id: string, fromSeq: number): void {
+    const sub = this.subs.get(id);
+    // Someone else's subscription is as unknown as a missing one.
+    if (sub === undefined || sub.account !== st.account) return this.strike(ws, st, `Unknown subscribeId: ${id.slice(0, 64)}`);
+    if (fromSeq > sub.seq) return this.strike(ws, st, `fromSeq ${fromSeq} is ahead of the subscription (last seq ${sub.seq})`);
+    if (sub.socket !== ws && st.subs.size >= limits.streams.subscriptionsPerSocket) {
+      return this.strike(ws, st, `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}`);
+    }
+    const replay = sub.ring.replayAfter(fromSeq, sub.seq, this.deps.now());
+    if (sub.socket !== null && sub.socket !== ws) {
+      // Taken over from a socket of the same account (a reconnect before the old socket was seen to close).
+      const old = sub.socket;
+      const oldState = this.sockets.get(old);
+      if (oldState !== undefined) {
+        oldState.subs.delete(id);
+        this.saveAttachment(old, oldState);
+      }
+    }
+    sub.socket = ws;
+    sub.detachedAt = null;
+    st.subs.set(id, sub);
+    this.deps.store.put(rowOf(sub));
+    this.send(ws, st, JSON.stringify({ type: "resume", status: "success", subscribeId: id, fromSeq, replayed: replay.entries.length }));
+    if (!replay.ok) {
+      this.send(
+        ws,
+        st,
+        errorFrame(`Events ${replay.lostFrom}..${replay.lostTo} of this subscription are lost (older than ${limits.streams.resumeWindowMs / 1000} s, over the kept bytes, or the room restarted)`, {
+          subscribeId: id,
+          lostFromSeq: replay.lostFrom,
+          lostToSeq: replay.lostTo,
+        }),
+      );
+    }
+    for (const entry of replay.entries) this.sendEvent(ws, st, eventFrameText(entry.type, id, entry.seq, entry.dataJson));
+    this.saveAttachment(ws, st);
+  }
+
+  // ---- helpers ----
+
+  private strike(ws: RoomSocket, st: SocketState, message: string, oversize = false): void {
+    st.strikes++;
+    this.send(ws, st, errorFrame(message));
+    if (st.strikes > limits.streams.maxBadFrames) {
+      this.dropSocket(ws, oversize ? closeCodes.tooBig : closeCodes.policy, oversize ? "Frames too large" : "Too many bad frames");
+    }
+  }
+
+  private dropSocket(ws: RoomSocket, code: number, reason: string): void {
+    this.closed(ws);
+    safely(() => ws.close(code, reason));
+  }
+
+  private send(ws: RoomSocket, st: SocketState, text: string): void {
+    st.unackedBytes += text.length;
+    try {
+      ws.send(text);
+    } catch {
+      // Closed under us: its close event will come.
+    }
+  }
+
+  /** An event frame: the one place a client that does not read is noticed (acks and heartbeats are small). */
+  private sendEvent(ws: RoomSocket, st: SocketState, text: string): void {
+    if (st.unackedBytes + text.length > limits.streams.maxUnackedBytes) {
+      const ping = this.deps.lastPingAt(ws);
+      if (ping !== null && ping > st.lastHeardAt) {
+        st.lastHeardAt = ping;
+        st.unackedBytes = 0;
+      } else {
+        this.deps.log("warn", { room: "stream", event: "slow-client-closed", connectionId: st.connectionId, unackedBytes: st.unackedBytes });
+        return this.dropSocket(ws, closeCodes.policy, "Client is not reading (send backlog)");
+      }
+    }
+    this.send(ws, st, text);
+  }
+
+  private newSocketState(connectionId: string, account: string | null, authDeadline: number, now: number): SocketState {
+    return {
+      connectionId,
+      account,
+      authDeadline,
+      authPending: false,
+      subs: new Map(),
+      bucket: limits.streams.messageBurst,
+      bucketAt: now,
+      strikes: 0,
+      unackedBytes: 0,
+      lastHeardAt: now,
+    };
+  }
+
+  private saveAttachment(ws: RoomSocket, st: SocketState): void {
+    const attachment: SocketAttachment = { v: 1, c: st.connectionId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]) };
+    try {
+      ws.serializeAttachment(attachment);
+    } catch (err) {
+      this.deps.log("error", { room: "stream", event: "attachment-not-saved", connectionId: st.connectionId, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  private addSubscription(row: SubscriptionRow, ws: RoomSocket | null): Subscription {
+    const { topicPrefix } = subscriptionKinds[row.kind];
+    const topics = row.kind === "subscribeNewpair" ? [topicPrefix] : row.tokens.map((token) => `${topicPrefix}${token}`);
+    const sub: Subscription = {
+      id: row.id,
+      account: row.account,
+      kind: row.kind,
+      tokens: row.tokens,
+      topics,
+      seq: row.seq,
+      socket: ws,
+      detachedAt: ws === null ? row.detachedAt : null,
+      ring: new ResumeRing(limits.streams.resumeWindowMs, limits.streams.resumeRingBytes, row.seq),
+    };
+    this.subs.set(sub.id, sub);
+    for (const topic of topics) {
+      let set = this.topicIndex.get(topic);
+      if (set === undefined) this.topicIndex.set(topic, (set = new Set()));
+      set.add(sub);
+    }
+    return sub;
+  }
+
+  private removeSubscription(sub: Subscription): void {
+    this.subs.delete(sub.id);
+    this.deps.store.remove(sub.id);
+    for (const topic of sub.topics) {
+      const set = this.topicIndex.get(topic);
+      if (set === undefined) continue;
+      set.delete(sub);
+      if (set.size === 0) this.topicIndex.delete(topic);
+    }
+  }
+
+  private noteTopics(): void {
+    const topics = this.currentTopics();
+    const key = topics.join("\n");
+    if (key === this.topicsKey) return;
+    this.topicsKey = key;
+    this.deps.topicsChanged(topics);
+  }
+}
+
+function rowOf(sub: Subscription): SubscriptionRow {
+  return { id: sub.id, account: sub.account, kind: sub.kind, tokens: sub.tokens, seq: sub.seq, detachedAt: sub.socket === null ? sub.detachedAt : null };
+}
+
+/** What makes two published events the same event (a trade under its mint and under its wallet). */
+function eventIdentity(event: StreamEvent): string {
+  switch (event.kind) {
+    case "trade":
+      return `${event.data.signature}:${event.data.ordinal}`;
+    case "wallet":
+      return `${event.data.signature}:${event.data.wallet}:${event.data.mint}`;
+    case "price":
+      return `${event.data.ca}:${event.data.slot}`;
+    case "newpair":
+      return `${event.data.signature}:${event.data.pool}:${event.data.type}`;
+  }
+}
+
+function safely<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fresh subscription id: 12 hex chars (48 random bits; the room checks it is unused). */
+export function newSubscriptionId(): string {
+  const id = crypto.randomUUID().replace(/-/g, "").slice(0, 12);
+  return subscriptionIdPattern.test(id) ? id : newSubscriptionId();
+}

@@ -1,0 +1,180 @@
+/**
+ * A `/ws` stream room (one shard, `STREAM_ROOM.idFromName("shard-N")`): a Durable Object holding its sockets with the
+ * WebSocket Hibernation API. The route (src/routes/streams.ts) checks the key when it can and hands the upgrade here;
+ * the chain tail calls `publish` with events; the room tells the tail its topics (`setTopics`) when they change.
+ * All protocol state and logic is in StreamRoomState; this shell wires it to workerd and keeps every handler from
+ * throwing: an error is logged and the room goes on.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env";
+import { authenticate } from "../middleware/auth";
+import { limits } from "../limits";
+import type { StreamEvent, StreamEventSink } from "./stream-events";
+import { pingText, pongText, subscribeMethods, type SubscribeMethod } from "./stream-protocol";
+import { roomHandoff } from "./stream-shard";
+import { newSubscriptionId, StreamRoomState, type RoomSocket, type SubscriptionRow, type SubscriptionStore } from "./stream-room-state";
+
+/** The name under which the chain tail is reached (`CHAIN_TAIL.idFromName`). */
+export const chainTailName = "chain-tail";
+
+export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
+  private readonly state: StreamRoomState;
+  private roomName: string | undefined;
+  /** setTopics calls go one after another, so the tail sees them in the order the topics changed. */
+  private topicsQueue: Promise<void> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const sql = ctx.storage.sql;
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS subscriptions (id TEXT PRIMARY KEY, account TEXT NOT NULL, kind TEXT NOT NULL, tokens TEXT NOT NULL, seq INTEGER NOT NULL, detached_at INTEGER)",
+    );
+    sql.exec("CREATE TABLE IF NOT EXISTS room_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    this.roomName = sql.exec<{ value: string }>("SELECT value FROM room_meta WHERE key = 'name'").toArray()[0]?.value;
+    this.state = new StreamRoomState({
+      store: sqlSubscriptionStore(sql),
+      now: () => Date.now(),
+      authenticate: async (apiKey) => {
+        try {
+          return (await authenticate(env.API_KEYS, apiKey)).account;
+        } catch {
+          return null;
+        }
+      },
+      topicsChanged: (topics) => this.sendTopics(topics),
+      lastPingAt: (ws) => ctx.getWebSocketAutoResponseTimestamp(ws as WebSocket)?.getTime() ?? null,
+      newId: newSubscriptionId,
+      log: (level, fields) => console[level](JSON.stringify({ level, room: this.roomName, ...fields })),
+    });
+    this.guard("restore", () => {
+      const restored = this.state.restore(ctx.getWebSockets() as RoomSocket[]);
+      if (restored.sockets + restored.subscriptions > 0) console.log(JSON.stringify({ level: "info", room: this.roomName, event: "restored", ...restored }));
+    });
+    // `{"method":"ping"}` is answered by workerd itself: a client's keep-alive never wakes the room.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(pingText, pongText));
+  }
+
+  /** The upgrade handed over by the route. */
+  override async fetch(request: Request): Promise<Response> {
+    const room = request.headers.get(roomHandoff.room);
+    const connectionId = request.headers.get(roomHandoff.connectionId);
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || room === null || connectionId === null) {
+      return new Response("Expected a WebSocket handed over by /ws", { status: 400 });
+    }
+    if (this.roomName !== room) {
+      this.roomName = room;
+      this.ctx.storage.sql.exec("INSERT OR REPLACE INTO room_meta (key, value) VALUES ('name', ?)", room);
+    }
+    const account = request.headers.get(roomHandoff.account);
+    if (account !== null && this.state.connectionsOf(account) >= limits.streams.connectionsPerKeyPerShard) {
+      return tooManyConnections();
+    }
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server);
+    this.state.accept(server as RoomSocket, connectionId, account);
+    await this.scheduleAlarm();
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.guardAsync("message", () => this.state.message(ws as RoomSocket, message));
+  }
+
+  override async webSocketClose(ws: WebSocket, _code: number, _reason: string, _wasClean: boolean): Promise<void> {
+    this.guard("close", () => this.state.closed(ws as RoomSocket));
+    await this.scheduleAlarm();
+  }
+
+  override async webSocketError(ws: WebSocket, _error: unknown): Promise<void> {
+    this.guard("error", () => this.state.closed(ws as RoomSocket));
+    await this.scheduleAlarm();
+  }
+
+  override async alarm(): Promise<void> {
+    let next: number | null = null;
+    this.guard("alarm", () => {
+      next = this.state.alarm();
+    });
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Durable Object RPC from the chain tail: events in chain order. */
+  async publish(events: StreamEvent[]): Promise<void> {
+    this.guard("publish", () => this.state.publish(events));
+  }
+
+  private async scheduleAlarm(): Promise<void> {
+    const next = this.state.nextAlarm();
+    if (next === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  private sendTopics(topics: string[]): void {
+    const room = this.roomName;
+    if (room === undefined) return;
+    const tail = this.env.CHAIN_TAIL.get(this.env.CHAIN_TAIL.idFromName(chainTailName));
+    this.topicsQueue = this.topicsQueue
+      .then(() => tail.setTopics(room, topics))
+      .catch((err: unknown) => console.error(JSON.stringify({ level: "error", room, event: "set-topics-failed", error: err instanceof Error ? err.message : String(err) })));
+    this.ctx.waitUntil(this.topicsQueue);
+  }
+
+  private guard(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", room: this.roomName, handler: what, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) }));
+    }
+  }
+
+  private async guardAsync(what: string, fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", room: this.roomName, handler: what, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) }));
+    }
+  }
+}
+
+function tooManyConnections(): Response {
+  const message = `Too many connections for this key; max ${limits.streams.connectionsPerKeyPerShard} per shard`;
+  return new Response(JSON.stringify({ status: "error", error: { code: 429, message } }), { status: 429, headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
+type SubscriptionSqlRow = { id: string; account: string; kind: string; tokens: string; seq: number; detached_at: number | null };
+
+/** The room's subscriptions in its SQLite (schema in the constructor; docs/streams.md#storage). */
+function sqlSubscriptionStore(sql: SqlStorage): SubscriptionStore {
+  return {
+    all() {
+      const rows: SubscriptionRow[] = [];
+      for (const row of sql.exec<SubscriptionSqlRow>("SELECT id, account, kind, tokens, seq, detached_at FROM subscriptions")) {
+        if (!(subscribeMethods as readonly string[]).includes(row.kind)) continue;
+        let tokens: unknown;
+        try {
+          tokens = JSON.parse(row.tokens);
+        } catch {
+          continue;
+        }
+        if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === "string")) continue;
+        rows.push({ id: row.id, account: row.account, kind: row.kind as SubscribeMethod, tokens, seq: row.seq, detachedAt: row.detached_at });
+      }
+      return rows;
+    },
+    put(row) {
+      sql.exec(
+        "INSERT OR REPLACE INTO subscriptions (id, account, kind, tokens, seq, detached_at) VALUES (?, ?, ?, ?, ?, ?)",
+        row.id,
+        row.account,
+        row.kind,
+        JSON.stringify(row.tokens),
+        row.seq,
+        row.detachedAt,
+      );
+    },
+    remove(id) {
+      sql.exec("DELETE FROM subscriptions WHERE id = ?", id);
+    },
+  };
+}

@@ -1,0 +1,428 @@
+/**
+ * A stream room's logic (src/streams/stream-room-state.ts) with fake sockets, a memory store and a hand-moved clock:
+ * auth, acks, every limit at N and N+1, fan-out numbering, resume, heartbeat, slow clients, and hibernation (a new
+ * room state built from the same sockets' attachments and the store carries on where the old one stopped).
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { limits } from "../../../src/limits";
+import { base58Encode } from "../../../src/solana/base58";
+import type { StreamEvent } from "../../../src/streams/stream-events";
+import { StreamRoomState, type RoomDeps, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
+
+const SOL = "So11111111111111111111111111111111111111112";
+const MINT_A = base58Encode(new Uint8Array(32).fill(7));
+const MINT_B = base58Encode(new Uint8Array(32).fill(8));
+const WALLET = base58Encode(new Uint8Array(32).fill(9));
+
+class FakeSocket implements RoomSocket {
+  sent: any[] = [];
+  closedWith: { code?: number; reason?: string } | undefined;
+  attachment: unknown = null;
+  send(text: string) {
+    if (this.closedWith) throw new Error("closed");
+    this.sent.push(JSON.parse(text));
+  }
+  close(code?: number, reason?: string) {
+    this.closedWith = { code, reason };
+  }
+  serializeAttachment(value: unknown) {
+    const text = JSON.stringify(value);
+    if (text.length > 2048) throw new Error("attachment over 2,048 bytes");
+    this.attachment = JSON.parse(text);
+  }
+  deserializeAttachment() {
+    return this.attachment;
+  }
+  take(): any[] {
+    return this.sent.splice(0);
+  }
+  last(): any {
+    return this.sent[this.sent.length - 1];
+  }
+}
+
+let clock: number;
+let rows: Map<string, SubscriptionRow>;
+let topics: string[][];
+let pings: Map<RoomSocket, number>;
+let nextId: number;
+
+function deps(): RoomDeps {
+  return {
+    store: { all: () => [...rows.values()].map((r) => ({ ...r })), put: (row) => void rows.set(row.id, { ...row }), remove: (id) => void rows.delete(id) },
+    now: () => clock,
+    authenticate: async (key) => (key.startsWith("good-") ? key.slice(5) : null),
+    topicsChanged: (t) => void topics.push(t),
+    lastPingAt: (ws) => pings.get(ws) ?? null,
+    newId: () => (nextId++).toString(16).padStart(12, "0"),
+    log: () => undefined,
+  };
+}
+
+beforeEach(() => {
+  clock = 1_000_000;
+  rows = new Map();
+  topics = [];
+  pings = new Map();
+  nextId = 1;
+});
+
+function trade(mint: string, n: number, wallet = WALLET): StreamEvent[] {
+  const data = {
+    signature: `sig${n}`,
+    slot: 100 + n,
+    blockTime: null,
+    txIndex: 0,
+    ordinal: 0,
+    pool: SOL,
+    kind: "pumpswap",
+    baseMint: mint,
+    quoteMint: SOL,
+    side: "buy" as const,
+    baseAmount: "1",
+    quoteAmount: "1",
+    baseAmountUi: "1",
+    quoteAmountUi: "1",
+    priceQuote: 1,
+    priceSol: 1,
+    priceUsd: 1,
+    valueUsd: 1,
+    wallet,
+  };
+  return [
+    { kind: "trade", topic: `trade:${mint}`, slot: data.slot, data },
+    { kind: "trade", topic: `trade:${wallet}`, slot: data.slot, data },
+  ];
+}
+
+function connected(room: StreamRoomState, account = "acct") {
+  const ws = new FakeSocket();
+  room.accept(ws, `conn-${Math.random()}`, account);
+  ws.take();
+  return ws;
+}
+
+async function subscribe(room: StreamRoomState, ws: FakeSocket, method: string, tokens?: string[]): Promise<string> {
+  await room.message(ws, JSON.stringify(tokens ? { method, tokens } : { method }));
+  const ack = ws.take().at(-1);
+  expect(ack).toMatchObject({ type: method, status: "success" });
+  return ack.subscribeId;
+}
+
+describe("authentication", () => {
+  it("a key checked before the upgrade: `connected` at once", () => {
+    const room = new StreamRoomState(deps());
+    const ws = new FakeSocket();
+    room.accept(ws, "conn-1", "acct");
+    expect(ws.take()).toEqual([{ type: "connected", connectionId: "conn-1" }]);
+  });
+
+  it("first-message key: other messages refused until then; a good key → connected; a bad one → 1008", async () => {
+    const room = new StreamRoomState(deps());
+    const ws = new FakeSocket();
+    room.accept(ws, "conn-1", null);
+    expect(ws.take()).toEqual([]);
+    await room.message(ws, JSON.stringify({ method: "subscribeNewpair" }));
+    expect(ws.take()).toEqual([{ type: "error", message: 'Not authenticated: send {"apiKey":"<key>"} first' }]);
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct" }));
+    expect(ws.take()).toEqual([{ type: "connected", connectionId: "conn-1" }]);
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct" }));
+    expect(ws.take()).toEqual([{ type: "error", message: "Already authenticated" }]);
+
+    const bad = new FakeSocket();
+    room.accept(bad, "conn-2", null);
+    await room.message(bad, JSON.stringify({ apiKey: "nope" }));
+    expect(bad.closedWith).toEqual({ code: 1008, reason: "Missing or invalid API key" });
+  });
+
+  it(`no key within ${limits.streams.authTimeoutMs} ms → 1008 at the alarm; a socket just in time stays`, async () => {
+    const room = new StreamRoomState(deps());
+    const late = new FakeSocket();
+    const onTime = new FakeSocket();
+    room.accept(late, "conn-1", null);
+    room.accept(onTime, "conn-2", null);
+    expect(room.nextAlarm()).toBe(clock + limits.streams.authTimeoutMs);
+    clock += limits.streams.authTimeoutMs - 1;
+    await room.message(onTime, JSON.stringify({ apiKey: "good-acct" }));
+    clock += 1;
+    room.alarm();
+    expect(late.closedWith).toEqual({ code: 1008, reason: `No API key within ${limits.streams.authTimeoutMs / 1000} s` });
+    expect(onTime.closedWith).toBeUndefined();
+  });
+
+  it(`connections per key per shard: the ${limits.streams.connectionsPerKeyPerShard}th first-message key is accepted, the next closes 1008`, async () => {
+    const room = new StreamRoomState(deps());
+    for (let i = 0; i < limits.streams.connectionsPerKeyPerShard - 1; i++) connected(room, "acct");
+    const last = new FakeSocket();
+    room.accept(last, "conn-last", null);
+    await room.message(last, JSON.stringify({ apiKey: "good-acct" }));
+    expect(last.take()).toEqual([{ type: "connected", connectionId: "conn-last" }]);
+    expect(room.connectionsOf("acct")).toBe(limits.streams.connectionsPerKeyPerShard);
+    const over = new FakeSocket();
+    room.accept(over, "conn-over", null);
+    await room.message(over, JSON.stringify({ apiKey: "good-acct" }));
+    expect(over.closedWith?.code).toBe(1008);
+    expect(room.connectionsOf("other")).toBe(0);
+  });
+});
+
+describe("subscribe / unsubscribe", () => {
+  it("acks with the tokens (deduplicated) and an id; the room's topics go to the tail on each change", async () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    await room.message(ws, JSON.stringify({ method: "subscribeTrade", tokens: [MINT_A, WALLET, MINT_A] }));
+    const [ack] = ws.take();
+    expect(ack).toEqual({ type: "subscribeTrade", status: "success", tokens: [MINT_A, WALLET], subscribeId: "000000000001" });
+    expect(topics).toEqual([[`trade:${MINT_A}`, `trade:${WALLET}`].sort()]);
+    await subscribe(room, ws, "subscribePrice", [MINT_A]);
+    await subscribe(room, ws, "subscribeWallet", [WALLET]);
+    await subscribe(room, ws, "subscribeNewpair");
+    expect(topics.at(-1)).toEqual(["newpair", `price:${MINT_A}`, `trade:${MINT_A}`, `trade:${WALLET}`, `wallet:${WALLET}`]);
+
+    await room.message(ws, JSON.stringify({ method: "unsubscribeTrade", unsubscribeId: "000000000001" }));
+    expect(ws.take()).toEqual([{ type: "unsubscribeTrade", status: "success", unsubscribeId: "000000000001" }]);
+    await room.message(ws, JSON.stringify({ method: "unsubscribeNewpair" }));
+    expect(ws.take()).toEqual([{ type: "unsubscribeNewpair", status: "success", unsubscribeIds: ["000000000004"] }]);
+    expect(topics.at(-1)).toEqual([`price:${MINT_A}`, `wallet:${WALLET}`]);
+    expect([...rows.keys()].sort()).toEqual(["000000000002", "000000000003"]);
+  });
+
+  it("an unknown id, or the id of another kind, or a second unsubscribeNewpair → error frames", async () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    const id = await subscribe(room, ws, "subscribePrice", [MINT_A]);
+    await room.message(ws, JSON.stringify({ method: "unsubscribeTrade", unsubscribeId: id }));
+    await room.message(ws, JSON.stringify({ method: "unsubscribePrice", unsubscribeId: "ffffffffffff" }));
+    await room.message(ws, JSON.stringify({ method: "unsubscribeNewpair" }));
+    expect(ws.take()).toEqual([
+      { type: "error", message: `Unknown unsubscribeId for unsubscribeTrade: ${id}` },
+      { type: "error", message: "Unknown unsubscribeId for unsubscribePrice: ffffffffffff" },
+      { type: "error", message: "No subscribeNewpair subscription on this connection" },
+    ]);
+  });
+
+  it(`subscriptions per socket: ${limits.streams.subscriptionsPerSocket} accepted (the attachment still fits 2,048 bytes), one more refused`, async () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    for (let i = 0; i < limits.streams.subscriptionsPerSocket; i++) {
+      clock += 1000; // stay under the message rate
+      await subscribe(room, ws, "subscribeTrade", [MINT_A]);
+    }
+    for (let i = 0; i < 3; i++) room.publish(trade(MINT_A, 1_000_000_000 + i)); // seqs grow: the attachment too
+    expect(JSON.stringify(ws.attachment).length).toBeLessThanOrEqual(2048);
+    await room.message(ws, JSON.stringify({ method: "subscribePrice", tokens: [MINT_A] }));
+    expect(ws.last()).toEqual({ type: "error", message: `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}` });
+  });
+});
+
+describe("abuse", () => {
+  it(`rate: a burst of ${limits.streams.messageBurst} is answered, the next is refused; a second later there is room again`, async () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    for (let i = 0; i < limits.streams.messageBurst; i++) await room.message(ws, '{"method":"ping"}');
+    expect(ws.take()).toEqual(Array.from({ length: limits.streams.messageBurst }, () => ({ type: "pong" })));
+    await room.message(ws, '{"method":"ping"}');
+    expect(ws.take()).toEqual([{ type: "error", message: `Rate limit: at most ${limits.streams.messagesPerSecond} messages per second` }]);
+    clock += 1000;
+    await room.message(ws, '{"method":"ping"}');
+    expect(ws.take()).toEqual([{ type: "pong" }]);
+  });
+
+  it(`${limits.streams.maxBadFrames} bad frames get error frames; the next closes 1008 — or 1009 when it is oversize`, async () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    for (let i = 0; i < limits.streams.maxBadFrames; i++) {
+      clock += 1000;
+      await room.message(ws, "{bad");
+    }
+    expect(ws.closedWith).toBeUndefined();
+    expect(ws.take()).toHaveLength(limits.streams.maxBadFrames);
+    await room.message(ws, "{bad");
+    expect(ws.closedWith).toEqual({ code: 1008, reason: "Too many bad frames" });
+
+    const big = connected(room);
+    for (let i = 0; i <= limits.streams.maxBadFrames; i++) {
+      clock += 1000;
+      await room.message(big, " ".repeat(limits.streams.maxFrameBytes + 1));
+    }
+    expect(big.closedWith).toEqual({ code: 1009, reason: "Frames too large" });
+  });
+});
+
+describe("events", () => {
+  it("each subscription numbers its events from 1 with no gap, gets nothing of other mints, and a trade once even under mint and wallet", async () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    const both = await subscribe(room, ws, "subscribeTrade", [MINT_A, WALLET]);
+    const other = connected(room);
+    const onlyB = await subscribe(room, other, "subscribeTrade", [MINT_B]);
+    room.publish([...trade(MINT_A, 1), ...trade(MINT_B, 2, SOL), ...trade(MINT_A, 3)]);
+    expect(ws.take().map((f) => [f.type, f.subscribeId, f.seq, f.data.signature])).toEqual([
+      ["trade", both, 1, "sig1"],
+      ["trade", both, 2, "sig3"],
+    ]);
+    expect(other.take().map((f) => [f.subscribeId, f.seq, f.data.baseMint])).toEqual([[onlyB, 1, MINT_B]]);
+    // events of a kind the subscription is not for are not sent (a price on a trade topic cannot happen, but)
+    room.publish([{ kind: "newpair", topic: "newpair", slot: 1, data: { type: "create", mint: MINT_A, quoteMint: SOL, pool: SOL, kind: "pumpswap", creator: WALLET, initialPrice: null, signature: "s", slot: 1, blockTime: null } }]);
+    expect(ws.take()).toEqual([]);
+  });
+
+  it(`heartbeat every ${limits.streams.heartbeatMs} ms to authenticated sockets`, () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    const pending = new FakeSocket();
+    room.accept(pending, "conn-p", null);
+    expect(room.nextAlarm()).toBeLessThanOrEqual(clock + limits.streams.heartbeatMs);
+    clock += limits.streams.heartbeatMs;
+    room.alarm();
+    expect(ws.take()).toEqual([{ type: "heartbeat", ts: clock }]);
+    expect(pending.take()).toEqual([]);
+  });
+
+  it(`a client sent over ${limits.streams.maxUnackedBytes} bytes without a word back is closed 1008; an app ping in between keeps it`, async () => {
+    const room = new StreamRoomState(deps());
+    const reader = connected(room);
+    const deaf = connected(room);
+    await subscribe(room, reader, "subscribeTrade", [MINT_A]);
+    await subscribe(room, deaf, "subscribeTrade", [MINT_A]);
+    const perEvent = JSON.stringify(reader.sent).length; // unused; frames are ~600 bytes
+    void perEvent;
+    let n = 0;
+    while (!deaf.closedWith && n < 100_000) {
+      n++;
+      clock += 1;
+      if (n % 1000 === 0) pings.set(reader, clock); // the reader's keep-alive, answered by workerd
+      room.publish(trade(MINT_A, n));
+      reader.sent.length = 0;
+    }
+    expect(deaf.closedWith).toEqual({ code: 1008, reason: "Client is not reading (send backlog)" });
+    expect(n * 600).toBeGreaterThan(limits.streams.maxUnackedBytes);
+    expect(reader.closedWith).toBeUndefined();
+  });
+});
+
+describe("resume", () => {
+  it("a client that closes and resumes from its last seq gets every missed event once, then live ones", async () => {
+    const room = new StreamRoomState(deps());
+    const first = connected(room);
+    const id = await subscribe(room, first, "subscribeTrade", [MINT_A]);
+    room.publish(trade(MINT_A, 1));
+    room.publish(trade(MINT_A, 2));
+    const lastSeen = first.take().at(-1).seq;
+    room.closed(first);
+    room.publish(trade(MINT_A, 3));
+    room.publish(trade(MINT_A, 4));
+    clock += 30_000;
+    const second = connected(room);
+    await room.message(second, JSON.stringify({ method: "resume", subscribeId: id, fromSeq: lastSeen }));
+    room.publish(trade(MINT_A, 5));
+    const frames = second.take();
+    expect(frames[0]).toEqual({ type: "resume", status: "success", subscribeId: id, fromSeq: 2, replayed: 2 });
+    expect(frames.slice(1).map((f) => [f.seq, f.data.signature])).toEqual([
+      [3, "sig3"],
+      [4, "sig4"],
+      [5, "sig5"],
+    ]);
+  });
+
+  it("beyond the window: an error frame names the lost seqs; an unresumed subscription ends after the window", async () => {
+    const room = new StreamRoomState(deps());
+    const first = connected(room);
+    const id = await subscribe(room, first, "subscribeTrade", [MINT_A]);
+    room.publish(trade(MINT_A, 1));
+    room.closed(first);
+    clock += limits.streams.resumeWindowMs - 1;
+    room.publish(trade(MINT_A, 2));
+    clock += 2;
+    const second = connected(room);
+    await room.message(second, JSON.stringify({ method: "resume", subscribeId: id, fromSeq: 0 }));
+    expect(second.take()).toEqual([
+      { type: "resume", status: "success", subscribeId: id, fromSeq: 0, replayed: 1 },
+      expect.objectContaining({ type: "error", subscribeId: id, lostFromSeq: 1, lostToSeq: 1 }),
+      expect.objectContaining({ type: "trade", seq: 2 }),
+    ]);
+
+    const third = connected(room);
+    const gone = await subscribe(room, third, "subscribePrice", [MINT_B]);
+    room.closed(third);
+    clock += limits.streams.resumeWindowMs;
+    room.alarm();
+    const fourth = connected(room);
+    await room.message(fourth, JSON.stringify({ method: "resume", subscribeId: gone, fromSeq: 0 }));
+    expect(fourth.take()).toEqual([{ type: "error", message: `Unknown subscribeId: ${gone}` }]);
+    expect(topics.at(-1)).toEqual([`trade:${MINT_A}`]);
+  });
+
+  it("another account cannot resume it; fromSeq ahead of the subscription is refused", async () => {
+    const room = new StreamRoomState(deps());
+    const owner = connected(room, "acct");
+    const id = await subscribe(room, owner, "subscribeTrade", [MINT_A]);
+    room.closed(owner);
+    const stranger = connected(room, "other");
+    await room.message(stranger, JSON.stringify({ method: "resume", subscribeId: id, fromSeq: 0 }));
+    const again = connected(room, "acct");
+    await room.message(again, JSON.stringify({ method: "resume", subscribeId: id, fromSeq: 5 }));
+    expect(stranger.take()).toEqual([{ type: "error", message: `Unknown subscribeId: ${id}` }]);
+    expect(again.take()).toEqual([{ type: "error", message: `fromSeq 5 is ahead of the subscription (last seq 0)` }]);
+  });
+});
+
+describe("hibernation: a woken room restores subscriptions from the sockets' attachments and its store", () => {
+  it("sockets, subscriptions and seqs carry on; nothing is sent to the tail for unchanged topics; closed sockets' subscriptions wait for resume", async () => {
+    // Given a room with two sockets, subscriptions that have seen events, and one socket closed
+    const before = new StreamRoomState(deps());
+    const ws = connected(before);
+    const id = await subscribe(before, ws, "subscribeTrade", [MINT_A]);
+    const closing = connected(before);
+    const waiting = await subscribe(before, closing, "subscribePrice", [MINT_B]);
+    before.publish(trade(MINT_A, 1));
+    before.publish(trade(MINT_A, 2));
+    before.closed(closing);
+    ws.take();
+    const topicsSent = topics.length;
+
+    // When the room is evicted and a new one wakes with the same sockets and store
+    const after = new StreamRoomState(deps());
+    const restored = after.restore([ws]);
+
+    // Then the socket's subscription goes on at seq 3, the closed one can still be resumed, and the tail is not told again
+    expect(restored).toEqual({ sockets: 1, subscriptions: 2, detached: 1 });
+    expect(after.currentTopics()).toEqual([`price:${MINT_B}`, `trade:${MINT_A}`]);
+    expect(topics.length).toBe(topicsSent);
+    after.publish(trade(MINT_A, 3));
+    expect(ws.take().map((f) => [f.subscribeId, f.seq])).toEqual([[id, 3]]);
+    await after.message(ws, JSON.stringify({ method: "unsubscribeTrade", unsubscribeId: id }));
+    expect(ws.take()).toEqual([{ type: "unsubscribeTrade", status: "success", unsubscribeId: id }]);
+    const back = connected(after);
+    await after.message(back, JSON.stringify({ method: "resume", subscribeId: waiting, fromSeq: 0 }));
+    expect(back.take()[0]).toMatchObject({ type: "resume", status: "success", subscribeId: waiting });
+  });
+
+  it("a resume across the restart says what the restart lost", async () => {
+    const before = new StreamRoomState(deps());
+    const ws = connected(before);
+    const id = await subscribe(before, ws, "subscribeTrade", [MINT_A]);
+    before.publish(trade(MINT_A, 1));
+    before.closed(ws);
+    before.publish(trade(MINT_A, 2));
+    const after = new StreamRoomState(deps());
+    after.restore([]);
+    after.publish(trade(MINT_A, 3));
+    const back = connected(after);
+    await after.message(back, JSON.stringify({ method: "resume", subscribeId: id, fromSeq: 1 }));
+    // Then seq 2 (sent while the socket was away, before the restart) is reported lost, never reused: trade 3 is seq 3
+    expect(back.take()).toEqual([
+      { type: "resume", status: "success", subscribeId: id, fromSeq: 1, replayed: 1 },
+      expect.objectContaining({ type: "error", subscribeId: id, lostFromSeq: 2, lostToSeq: 2 }),
+      expect.objectContaining({ type: "trade", subscribeId: id, seq: 3, data: expect.objectContaining({ signature: "sig3" }) }),
+    ]);
+  });
+
+  it("a socket whose attachment is not ours is closed, never served", () => {
+    const room = new StreamRoomState(deps());
+    const stranger = new FakeSocket();
+    stranger.attachment = { hello: 1 };
+    expect(room.restore([stranger])).toEqual({ sockets: 0, subscriptions: 0, detached: 0 });
+    expect(stranger.closedWith?.code).toBe(1008);
+  });
+});
