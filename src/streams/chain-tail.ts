@@ -69,18 +69,24 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
   }
 
   /**
-   * A room's topics, replacing what it registered before (an empty list unregisters it). Throws on a topic that is not
-   * one of stream-events.ts's forms or more than `limits.chainTail.maxTopicsPerRoom` distinct topics.
+   * A room's topics, replacing what it registered before (an empty list unregisters it). Never throws (a throw would
+   * reach the room as an error it cannot act on): a malformed topic is dropped, and past
+   * `limits.chainTail.maxTopicsPerRoom` distinct topics the rest are dropped; both are logged.
    */
   async setTopics(room: string, topics: string[]): Promise<void> {
-    if (typeof room !== "string" || room.length === 0 || room.length > 128) throw new TypeError("room: a non-empty name of at most 128 chars");
-    if (!Array.isArray(topics)) throw new TypeError("topics: an array of strings");
-    const unique = new Set<string>();
-    for (const topic of topics) {
-      if (typeof topic !== "string" || !topicPattern.test(topic)) throw new TypeError(`not a topic: ${String(topic).slice(0, 80)}`);
-      unique.add(topic);
+    if (typeof room !== "string" || room.length === 0 || room.length > 128 || !Array.isArray(topics)) {
+      log("error", { event: "set-topics-refused", room: String(room).slice(0, 128), reason: "room: a name of 1..128 chars; topics: an array" });
+      return;
     }
-    if (unique.size > limits.chainTail.maxTopicsPerRoom) throw new RangeError(`at most ${limits.chainTail.maxTopicsPerRoom} topics per room`);
+    const unique = new Set<string>();
+    let malformed = 0;
+    let over = 0;
+    for (const topic of topics) {
+      if (typeof topic !== "string" || !topicPattern.test(topic)) malformed++;
+      else if (unique.size < limits.chainTail.maxTopicsPerRoom || unique.has(topic)) unique.add(topic);
+      else over++;
+    }
+    if (malformed > 0 || over > 0) log("error", { event: "topics-dropped", room, malformed, overLimit: over, kept: unique.size });
     const wasIdle = this.rooms.size === 0;
     this.publishFailures.delete(room);
     if (unique.size === 0) {

@@ -10,6 +10,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldManifest } from "../../localnet/src/world/manifest";
+import { limits } from "../../src/limits";
+import type { ChainTail } from "../../src/streams/chain-tail";
 import { streamEventSchema, type StreamEvent, type StreamEventSink } from "../../src/streams/stream-events";
 import { getJson } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
@@ -37,7 +39,8 @@ interface Publish {
 const STABLE_OR_SOL = new Set(["So11111111111111111111111111111111111111112", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"]);
 
 const published: Publish[] = [];
-const tail = () => env.CHAIN_TAIL.get(env.CHAIN_TAIL.idFromName("chain-tail-test"));
+const tailNamed = (name: string) => env.CHAIN_TAIL.get(env.CHAIN_TAIL.idFromName(name));
+const tail = () => tailNamed("chain-tail-test");
 
 let before: WorldManifest;
 let after: WorldManifest;
@@ -53,17 +56,38 @@ async function truthIn(from: number, to: number): Promise<Truth[]> {
   return ((await (await fetch(`${env.LOCALNET_URL}/__localnet/trades?from=${from}&to=${to}`)).json()) as { trades: Truth[] }).trades;
 }
 
-async function tailCursor(): Promise<number | undefined> {
-  return runInDurableObject(tail(), async (_instance, state) => state.storage.get<number>("cursor"));
+const confirmedSlot = () => chainRpc<number>("getSlot", [{ commitment: "confirmed" }]);
+
+async function tailCursor(stub: DurableObjectStub<ChainTail>): Promise<number | undefined> {
+  return runInDurableObject(stub, async (_instance, state) => state.storage.get<number>("cursor"));
 }
 
-async function waitForCursor(atLeast: number): Promise<number> {
+async function waitForCursor(stub: DurableObjectStub<ChainTail>, atLeast: number): Promise<number> {
   for (let i = 0; i < 240; i++) {
-    const cursor = await tailCursor();
+    const cursor = await tailCursor(stub);
     if (cursor !== undefined && cursor >= atLeast) return cursor;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`tail cursor stuck at ${await tailCursor()} (want ${atLeast})`);
+  throw new Error(`tail cursor stuck at ${await tailCursor(stub)} (want ${atLeast})`);
+}
+
+/** Makes the tail's rooms recording sinks (this test's instance only); rooms in `broken` throw on every publish. */
+async function recordInto(stub: DurableObjectStub<ChainTail>, into: Publish[], broken: ReadonlySet<string> = new Set()): Promise<void> {
+  await runInDurableObject(stub, async (instance) => {
+    const sink = (room: string): StreamEventSink => ({
+      async publish(events) {
+        into.push({ room, events: structuredClone(events) });
+        if (broken.has(room)) throw new Error(`${room} is broken`);
+      },
+    });
+    (instance as unknown as { roomSink: typeof sink }).roomSink = sink;
+  });
+}
+
+/** The world's tokens traded in the slots before `slot` (wSOL and stables aside), and those swaps. */
+async function recentlyTraded(slot: number): Promise<{ recent: Truth[]; traded: string[] }> {
+  const recent = (await truthIn(Math.max(1, slot - 300), slot)).filter((t) => !t.failed);
+  return { recent, traded: [...new Set(recent.map((t) => t.baseMint))].filter((m) => !STABLE_OR_SOL.has(m)).sort() };
 }
 
 /** The most frequent values of `pick` among `rows`. */
@@ -73,48 +97,40 @@ function mostFrequent<T>(rows: T[], pick: (row: T) => string, n: number): string
   return [...counts].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k]) => k);
 }
 
-const eventsOf = (room: string) => published.filter((p) => p.room === room).flatMap((p) => p.events);
-
-beforeAll(async () => {
-  // Given the world's recent traders and tokens (the subscriptions: half the traded mints, the busiest wallets and mints)
-  await advance(2);
-  const confirmed = await chainRpc<number>("getSlot", [{ commitment: "confirmed" }]);
-  const recent = (await truthIn(Math.max(1, confirmed - 300), confirmed)).filter((t) => !t.failed);
-  const traded = [...new Set(recent.map((t) => t.baseMint))].filter((m) => !STABLE_OR_SOL.has(m)).sort();
-  mints = traded.filter((_, i) => i % 2 === 0);
-  otherMints = traded.filter((_, i) => i % 2 === 1);
-  wallets = mostFrequent(recent, (t) => t.wallet, 3);
-  priced = mostFrequent(recent.filter((t) => mints.includes(t.baseMint)), (t) => t.baseMint, 3);
-
-  // And a chain tail whose rooms are recording sinks
-  await runInDurableObject(tail(), async (instance) => {
-    const sink = (room: string): StreamEventSink => ({
-      async publish(events) {
-        published.push({ room, events: structuredClone(events) });
-      },
-    });
-    (instance as unknown as { roomSink: typeof sink }).roomSink = sink;
-  });
-  // When rooms register their topics, the tail starts at the confirmed tip
-  await tail().setTopics("room-trades", [...mints.map((m) => `trade:${m}`), ...wallets.map((w) => `trade:${w}`)]);
-  await tail().setTopics("room-activity", ["newpair", ...wallets.map((w) => `wallet:${w}`), ...priced.map((m) => `price:${m}`)]);
-  start = await waitForCursor(confirmed);
-  before = await world();
-  // and ~100 slots of traffic follow
-  await advance(100);
-  tip = await chainRpc<number>("getSlot", [{ commitment: "confirmed" }]);
-  await waitForCursor(tip);
-  after = await world();
-  truth = (await truthIn(start + 1, tip)).filter((t) => !t.failed);
-}, 180_000);
-
-afterAll(async () => {
-  // the tail goes idle (no room), so later files' slots are not followed
-  await tail().setTopics("room-trades", []);
-  await tail().setTopics("room-activity", []);
-});
+const eventsOf = (room: string, from: Publish[] = published) => from.filter((p) => p.room === room).flatMap((p) => p.events);
+const tradeKeys = (events: StreamEvent[]) => events.flatMap((e) => (e.kind === "trade" ? [`${e.data.signature}:${e.data.ordinal}`] : []));
 
 describe("chain tail vs localnet's ground truth", () => {
+  beforeAll(async () => {
+    // Given the world's recent traders and tokens (the subscriptions: half the traded mints, the busiest wallets and mints)
+    await advance(2);
+    const confirmed = await confirmedSlot();
+    const { recent, traded } = await recentlyTraded(confirmed);
+    mints = traded.filter((_, i) => i % 2 === 0);
+    otherMints = traded.filter((_, i) => i % 2 === 1);
+    wallets = mostFrequent(recent, (t) => t.wallet, 3);
+    priced = mostFrequent(recent.filter((t) => mints.includes(t.baseMint)), (t) => t.baseMint, 3);
+    // And a chain tail whose rooms are recording sinks
+    await recordInto(tail(), published);
+    // When rooms register their topics, the tail starts at the confirmed tip
+    await tail().setTopics("room-trades", [...mints.map((m) => `trade:${m}`), ...wallets.map((w) => `trade:${w}`)]);
+    await tail().setTopics("room-activity", ["newpair", ...wallets.map((w) => `wallet:${w}`), ...priced.map((m) => `price:${m}`)]);
+    start = await waitForCursor(tail(), confirmed);
+    before = await world();
+    // and ~100 slots of traffic follow
+    await advance(100);
+    tip = await confirmedSlot();
+    await waitForCursor(tail(), tip);
+    after = await world();
+    truth = (await truthIn(start + 1, tip)).filter((t) => !t.failed);
+  }, 180_000);
+
+  afterAll(async () => {
+    // the tail goes idle (no room), so later slots are not followed
+    await tail().setTopics("room-trades", []);
+    await tail().setTopics("room-activity", []);
+  });
+
   it("publishes well-formed events, one publish per block per room, blocks in slot order, nothing before its start", () => {
     expect(published.length).toBeGreaterThan(0);
     for (const room of ["room-trades", "room-activity"]) {
@@ -217,6 +233,98 @@ describe("chain tail vs localnet's ground truth", () => {
     console.log(JSON.stringify({ chainTailTest: { slots: tip - start, created: created.length, amm4OrDbcPriced: fresh.length } }));
   });
 });
+
+describe("chain tail under faults", () => {
+  const faulty = () => tailNamed("chain-tail-faults");
+  const got: Publish[] = [];
+  const arm = (plan: object) => fetch(`${env.LOCALNET_URL}/__localnet/faults`, { method: "POST", body: JSON.stringify(plan) });
+  let subscribed: string[] = [];
+  let from = 0;
+  let to = 0;
+
+  beforeAll(async () => {
+    // Given a tail following every recently traded token for two rooms, one of which fails every publish
+    await advance(2);
+    const confirmed = await confirmedSlot();
+    subscribed = (await recentlyTraded(confirmed)).traded;
+    await recordInto(faulty(), got, new Set(["room-broken"]));
+    const topics = subscribed.map((m) => `trade:${m}`);
+    await faulty().setTopics("room-ok", topics);
+    await faulty().setTopics("room-broken", topics);
+    from = await waitForCursor(faulty(), confirmed);
+    // When getBlock answers HTTP 500 more often than the upstream client retries, then one block answers a wrong shape
+    await arm({ mode: "500", count: 8, methods: ["getBlock"] });
+    await advance(30);
+    await waitForCursor(faulty(), from + 5).catch(() => undefined);
+    await arm({ mode: "wrong-shape", count: 1, methods: ["getBlock"] });
+    await advance(30);
+    to = await confirmedSlot();
+    await waitForCursor(faulty(), to);
+    await fetch(`${env.LOCALNET_URL}/__localnet/faults`, { method: "DELETE" });
+  }, 180_000);
+
+  afterAll(async () => {
+    await fetch(`${env.LOCALNET_URL}/__localnet/faults`, { method: "DELETE" });
+    await faulty().setTopics("room-ok", []);
+  });
+
+  it("retries the upstream and skips the unreadable block: every other trade arrives once, in order", async () => {
+    const want = (await truthIn(from + 1, to)).filter((t) => !t.failed && subscribed.includes(t.baseMint));
+    const events = eventsOf("room-ok", got).filter((e) => e.slot <= to);
+    const keys = tradeKeys(events);
+    expect(new Set(keys).size, "no duplicate after retries").toBe(keys.length);
+    const delivered = new Set(keys);
+    const missing = want.filter((t) => !delivered.has(`${t.signature}:${t.ordinal}`));
+    expect(new Set(missing.map((t) => t.slot)).size, "at most the one wrong-shape block is missing").toBeLessThanOrEqual(1);
+    expect(keys).toEqual(want.filter((t) => !missing.includes(t)).map((t) => `${t.signature}:${t.ordinal}`));
+    expect(want.length - missing.length).toBeGreaterThan(10);
+  });
+
+  it("drops a room after limits.chainTail.maxPublishFailures failed publishes in a row, and keeps serving the others", async () => {
+    const attempts = got.filter((p) => p.room === "room-broken").length;
+    expect(attempts).toBe(limits.chainTail.maxPublishFailures);
+    const stored = await runInDurableObject(faulty(), async (_i, state) => state.storage.get("room:room-broken"));
+    expect(stored).toBeUndefined();
+    expect(got.filter((p) => p.room === "room-ok").length).toBeGreaterThan(attempts);
+  });
+
+  it("reads back at most limits.chainTail.maxCatchUpSlots slots after falling behind (the older ones are skipped)", async () => {
+    // Given the tail's cursor left far behind (as after a long outage)
+    const now = await confirmedSlot();
+    await runInDurableObject(faulty(), async (_i, state) => state.storage.put("cursor", Math.max(1, now - 3 * limits.chainTail.maxCatchUpSlots)));
+    const mark = got.length;
+    // When the chain moves on
+    await advance(2);
+    const tipNow = await confirmedSlot();
+    await waitForCursor(faulty(), tipNow);
+    // Then it resumed from the cap, not from the old cursor
+    const slots = got.slice(mark).flatMap((p) => p.events.map((e) => e.slot));
+    expect(slots.length).toBeGreaterThan(0);
+    expect(Math.min(...slots)).toBeGreaterThan(tipNow - limits.chainTail.maxCatchUpSlots - 2);
+    expect(Math.min(...slots)).toBeLessThanOrEqual(now);
+  });
+
+  it("keeps limits.chainTail.maxTopicsPerRoom topics of a room and drops one more and malformed ones (never throws)", async () => {
+    const stored = async () => runInDurableObject(faulty(), async (_i, state) => state.storage.get<string[]>("room:room-limits"));
+    const topics = Array.from({ length: limits.chainTail.maxTopicsPerRoom + 1 }, (_, i) => `price:${base58Of(i)}`);
+    await faulty().setTopics("room-limits", topics.slice(0, -1));
+    expect((await stored())?.length).toBe(limits.chainTail.maxTopicsPerRoom);
+    await faulty().setTopics("room-limits", topics);
+    expect(await stored()).toEqual(topics.slice(0, -1));
+    await faulty().setTopics("room-limits", ["trade:not-an-address!", "newpair", "nonsense", ""]);
+    expect(await stored()).toEqual(["newpair"]);
+    await faulty().setTopics("room-limits", []);
+    expect(await stored()).toBeUndefined();
+  });
+});
+
+/** A distinct 44-char base58 text per integer. */
+function base58Of(n: number): string {
+  const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  let out = "";
+  for (let v = n; v > 0; v = Math.floor(v / 58)) out = alphabet[v % 58] + out;
+  return out.padStart(44, "1");
+}
 
 interface OracleTx {
   transaction: { signatures: string[]; message: { accountKeys: string[] } };
