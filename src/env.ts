@@ -2,6 +2,10 @@
 export interface Env {
   API_KEYS: KVNamespace;
   DB: D1Database;
+  /** /ws stream rooms, sharded by connection (src/streams/stream-room.ts). */
+  STREAM_ROOM: DurableObjectNamespace<import("./streams/stream-room").StreamRoom>;
+  /** The chain tail feeding the rooms (src/streams/chain-tail.ts). */
+  CHAIN_TAIL: DurableObjectNamespace<import("./streams/chain-tail").ChainTail>;
   /** Slot ranges for the trade index's consumers; optional: without it the cron ingests every range itself. */
   INGEST_QUEUE?: Queue<import("./trades/ingest-queue").IngestRangeMessage>;
   UPSTREAM_RPC_URL: string;

@@ -3,6 +3,9 @@ import type { Env } from "./env";
 import { consumeTradeIndexQueue, runTradeIndexCron } from "./trades/trade-index-jobs";
 import type { IngestRangeMessage } from "./trades/ingest-queue";
 
+export { StreamRoom } from "./streams/stream-room";
+export { ChainTail } from "./streams/chain-tail";
+
 const app = buildApp();
 
 export default {

@@ -1,0 +1,62 @@
+/**
+ * What the chain tail (src/streams/chain-tail.ts) hands the rooms (src/streams/stream-room.ts): events by topic, in
+ * chain order. A room forwards an event to the sockets subscribed to its topic, numbering it per subscription (`seq`).
+ *
+ * Topics: `trade:<mint>` and `trade:<wallet>` (a trade appears under both its base mint and its wallet), `price:<mint>`,
+ * `wallet:<address>` (every SOL or token balance change of the address), `newpair` (pool creations, migrations,
+ * graduations of every kind).
+ */
+import { z } from "zod/mini";
+import { tradeItemSchema } from "../trades/trade-queries";
+import { priceRecordSchema } from "../pricing/price-record";
+
+export const newPairSchema = z.object({
+  type: z.enum(["create", "migrate", "graduate"]),
+  /** the token (base mint) */
+  mint: z.string(),
+  quoteMint: z.string(),
+  pool: z.string(),
+  /** the `dex` word of the pool's kind */
+  kind: z.string(),
+  /** the transaction's fee payer */
+  creator: z.string(),
+  /** quote per base of the first trade in the same block, when there is one */
+  initialPrice: z.nullable(z.number()),
+  signature: z.string(),
+  slot: z.number(),
+  blockTime: z.nullable(z.number()),
+});
+export type NewPair = z.infer<typeof newPairSchema>;
+
+export const walletChangeSchema = z.object({
+  wallet: z.string(),
+  /** the token mint, or "SOL" for lamports */
+  mint: z.string(),
+  /** raw amounts as decimal strings: before, after, and after − before */
+  pre: z.string(),
+  post: z.string(),
+  change: z.string(),
+  decimals: z.number(),
+  signature: z.string(),
+  slot: z.number(),
+  blockTime: z.nullable(z.number()),
+});
+export type WalletChange = z.infer<typeof walletChangeSchema>;
+
+export const streamEventSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("trade"), topic: z.string(), slot: z.number(), data: tradeItemSchema }),
+  z.object({ kind: z.literal("price"), topic: z.string(), slot: z.number(), data: priceRecordSchema }),
+  z.object({ kind: z.literal("wallet"), topic: z.string(), slot: z.number(), data: walletChangeSchema }),
+  z.object({ kind: z.literal("newpair"), topic: z.literal("newpair"), slot: z.number(), data: newPairSchema }),
+]);
+export type StreamEvent = z.infer<typeof streamEventSchema>;
+
+/** The rooms' side of the contract: the chain tail calls it (Durable Object RPC) with the events of one or more slots. */
+export interface StreamEventSink {
+  publish(events: StreamEvent[]): Promise<void>;
+}
+
+/** The chain tail's side: a room tells it which topics its sockets want (the tail produces events for those only). */
+export interface TopicRegistry {
+  setTopics(room: string, topics: string[]): Promise<void>;
+}
