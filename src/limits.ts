@@ -191,6 +191,14 @@ export const limits = {
    */
   ohlcvMaxBucketRows: 5000,
 
+  // ---- pubsub hub (rpc/pubsub-hub.ts: one Durable Object, one upstream PubSub socket, shared subscriptions) ----
+  /**
+   * Waits before each attempt to open the hub's upstream socket again after it failed or closed (ms), one per
+   * consecutive failure: ~3.6 s in all covers a node restart. When every attempt has failed the hub gives up and
+   * closes its clients with 1014 (they reconnect, as after a node restart).
+   */
+  pubSubHubReconnectDelaysMs: [100, 250, 500, 1000, 1750] as readonly number[],
+
   // ---- streams: GET /ws and its rooms (src/routes/streams.ts, src/streams/; docs/streams.md) ----
   /**
    * Defaults until plans define their own. Counting is per room shard (see `connectionsPerKeyPerShard`); every cap has

@@ -8,14 +8,15 @@ import { DeadlineExceeded, deadlineIn, within } from "../isolate/deadline";
 import { limits } from "../limits";
 import { authenticate, presentedApiKey } from "../middleware/auth";
 import { errorResponseText } from "../rpc/json-rpc-envelope";
-import { acceptPubSubRelay } from "../rpc/pubsub-relay";
+import { clusterKeyOf } from "../config";
+import { hubNameOf } from "../rpc/pubsub-hub";
 import { answerRpcBody } from "../rpc/rpc-proxy";
 
 /**
  * `POST /rpc`: the JSON-RPC endpoint (the spec's `{rpc_url}`). Its own auth and body cap, because every answer
  * here — including 401, 405, 413, 415 and 500 — is a JSON-RPC error body, never the REST envelope.
  * Order: method → key → Content-Type → body size → the proxy. JSON-RPC errors themselves travel with HTTP 200.
- * `GET /rpc` with `Upgrade: websocket`: Solana PubSub (rpc/pubsub-relay.ts), after the same key check.
+ * `GET /rpc` with `Upgrade: websocket`: Solana PubSub, handed to the cluster's hub (rpc/pubsub-hub.ts) after the same key check.
  */
 
 const jsonContentType = /^application\/json\s*(;|$)/i;
@@ -70,11 +71,15 @@ export const rpcRoutes = new Hono<AppContext>()
     if (answer === undefined) return c.body(null, 204);
     return c.body(answer, 200, { "content-type": "application/json; charset=utf-8" });
   })
-  .get("/rpc", requireWebSocketUpgrade, requireRpcApiKey, (c) => {
+  .get("/rpc", requireWebSocketUpgrade, requireRpcApiKey, async (c) => {
     const urls = c.get("services").config.pubSubUrls;
     // A deployment without UPSTREAM_WS_URL serves JSON-RPC over HTTP only.
     if (urls.length === 0) return rpcError(c, 503, { ...proxyErrors.upstreamUnavailable, message: "No upstream PubSub is configured" });
-    return acceptPubSubRelay(urls, { requestId: c.get("requestId"), waitUntil: (promise) => c.executionCtx.waitUntil(promise) });
+    // One hub per upstream cluster holds every client socket and shares their subscriptions (rpc/pubsub-hub.ts).
+    const hub = c.env.PUBSUB_HUB.get(c.env.PUBSUB_HUB.idFromName(hubNameOf(clusterKeyOf(urls))));
+    const upgraded = await hub.fetch(c.req.raw);
+    // A stub's response has immutable headers; the app's middleware adds its own (request id, security headers).
+    return new Response(null, { status: upgraded.status, headers: new Headers(upgraded.headers), webSocket: upgraded.webSocket });
   })
   .all("/rpc", (c) => rpcError(c, 405, proxyErrors.httpMethodNotAllowed, { allow: "POST" }))
   .onError((err, c) => {

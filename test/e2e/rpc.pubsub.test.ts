@@ -1,9 +1,9 @@
 /**
  * Solana PubSub through the worker's `/rpc` WebSocket (issue 9), end to end: the worker bundle served by Miniflare on
  * a free port (test/e2e/helpers/served-worker.ts), localnet (tiny world, a slot every 100 ms) behind it, and a
- * transparent tap between the two so the upstream side of the relay can be seen and broken.
+ * transparent tap between the two so the upstream side of the hub (one socket for every client) can be seen and broken.
  * Real clients first — web3.js `sendAndConfirmTransaction` and kit's `sendAndConfirmTransactionFactory`, both with
- * HTTP and WebSocket pointed at `/rpc?x-api-key=…` — then the relay's refusals and close codes with raw frames.
+ * HTTP and WebSocket pointed at `/rpc?x-api-key=…` — then the hub's refusals and close codes with raw frames.
  */
 import {
   AccountRole,
@@ -81,7 +81,7 @@ describe("real clients send and confirm a SOL transfer through /rpc (HTTP and We
     const transfer = new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient.publicKey, lamports: 250_000_000 }));
     const signature = await sendAndConfirmTransaction(viaWorker, transfer, [payer], { commitment: "confirmed" });
 
-    // Then it landed on the node, its signatureSubscribe went through the relay on one upstream socket, and web3's
+    // Then it landed on the node, its signatureSubscribe went through the hub on one upstream socket, and web3's
     // idle close of its socket closed the upstream one
     expect(await node.getBalance(recipient.publicKey, "confirmed")).toBe(250_000_000);
     expect((await node.getSignatureStatus(signature)).value?.err).toBeNull();
@@ -124,7 +124,7 @@ describe("real clients send and confirm a SOL transfer through /rpc (HTTP and We
     assertIsTransactionWithBlockhashLifetime(transaction);
     await sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions })(transaction, { commitment: "confirmed" });
 
-    // Then the node has it, and the confirmation was subscribed through the relay
+    // Then the node has it, and the confirmation was subscribed through the hub
     const signature = getSignatureFromTransaction(transaction);
     expect((await node.getSignatureStatus(signature)).value?.err).toBeNull();
     expect(await node.getBalance(new PublicKey(recipient), "confirmed")).toBe(300_000_000);
@@ -215,7 +215,7 @@ describe("the upgrade: key checked before it, the 401 as on POST /rpc", () => {
   });
 });
 
-describe("frames the relay answers itself, never forwarded", () => {
+describe("frames the hub answers itself, never forwarded", () => {
   let socket: RawSocket;
   beforeAll(async () => {
     socket = await openRaw(wsUrl());
@@ -306,18 +306,36 @@ describe("close codes", () => {
     await until(() => tap.open === 0, "the upstream socket to close");
   });
 
-  it("the upstream socket closes → the client is closed with 1014", async () => {
+  it("the upstream socket drops → the hub reconnects and subscribes again; the client keeps its socket and subscription id", async () => {
+    // Given a client with a slot subscription and its notifications flowing
+    await until(() => tap.open === 0, "earlier sockets to close");
     const socket = await openRaw(wsUrl());
+    const notified: any[] = [];
+    socket.ws.on("message", (data) => {
+      const frame = JSON.parse(String(data));
+      if (frame.method === "slotNotification") notified.push(frame);
+    });
     socket.ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slotSubscribe" }));
-    await socket.answer();
+    const id = (await socket.answer()).result as number;
+    const accepted = tap.accepted;
+    // When the node side drops every socket
     tap.dropAll();
-    expect(await socket.closed).toEqual({ code: 1014, reason: "Upstream PubSub connection closed" });
+    await until(() => tap.accepted === accepted + 1, "the hub to reconnect");
+    const seen = notified.length;
+    // Then notifications resume under the same id, on the same client socket
+    await until(() => notified.length >= seen + 2, "notifications after the reconnect");
+    expect(notified.slice(seen).every((frame) => frame.params.subscription === id)).toBe(true);
+    expect(tap.framesUp.filter((frame) => frame.includes('"slotSubscribe"')).length).toBeGreaterThanOrEqual(2);
+    socket.ws.close();
+    await socket.closed;
+    await until(() => tap.open === 0, "the upstream socket to close once nothing is subscribed");
   });
 
-  it("no upstream socket can be opened → the client is closed with 1014", async () => {
+  it("no upstream socket can be opened (every reconnect attempt refused) → the client is closed with 1014", async () => {
     tap.refuseUpgrades = true;
     try {
       const socket = await openRaw(wsUrl());
+      socket.ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slotSubscribe" }));
       expect(await socket.closed).toEqual({ code: 1014, reason: "Upstream PubSub unavailable" });
     } finally {
       tap.refuseUpgrades = false;

@@ -1,10 +1,11 @@
 /**
  * Test and operator endpoints under `/__localnet/` on the RPC HTTP port (documented in localnet/README.md):
  * world manifest, manual slot advance (mainnet-sized blocks on demand), chain status, the world's ground truth of trades,
- * request stats, memory (retained counts and the process's usage), and fault injection for the JSON-RPC endpoint.
+ * request stats, PubSub subscriptions, memory (retained counts and the process's usage), and fault injection for the JSON-RPC endpoint.
  */
 import type { Ledger } from "../chain/ledger.js";
 import type { World } from "../chain/types.js";
+import { pubSubStatsOf } from "../pubsub/pubsub-server.js";
 import { FaultInjector, readFaultPlan } from "./fault-injector.js";
 import type { RequestStats } from "./request-stats.js";
 
@@ -83,6 +84,8 @@ export async function handleAdmin(method: string, url: URL, body: string, deps: 
         status: 200,
         body: { slot: deps.ledger.currentSlot, retained: deps.ledger.retained(), requestStats: deps.stats.sizes(), process: process.memoryUsage() },
       };
+    case "GET /__localnet/pubsub":
+      return { status: 200, body: pubSubStatsOf(deps.ledger) };
     case "GET /__localnet/stats":
       return { status: 200, body: deps.stats.get(url.searchParams.get("requestId") ?? undefined) };
     case "POST /__localnet/stats/reset":

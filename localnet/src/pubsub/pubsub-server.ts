@@ -30,6 +30,15 @@ const UNSUBSCRIBE_FOR = {
   rootUnsubscribe: "root",
 } as const;
 
+/** The PubSub server of each ledger, for the admin stat (`GET /__localnet/pubsub`) without wiring it through the server. */
+const serverOfLedger = new WeakMap<object, PubSubServer>();
+
+/** Live subscriptions and connections of the PubSub server serving `ledger` (none when it has no PubSub server). */
+export function pubSubStatsOf(ledger: object): { connections: number; subscriptions: { method: string; params: unknown; count: number }[] } {
+  const server = serverOfLedger.get(ledger);
+  return { connections: server?.connections ?? 0, subscriptions: server?.subscriptions() ?? [] };
+}
+
 export class PubSubServer {
   private readonly registry = new SubscriptionRegistry();
   private readonly notifier: Notifier;
@@ -39,6 +48,15 @@ export class PubSubServer {
     this.notifier = new Notifier(ctx, this.registry);
     ctx.ledger.onSlot((event) => this.notifier.onSlot(event));
     this.wss.on("connection", (socket) => this.serve(socket));
+    serverOfLedger.set(ctx.ledger, this);
+  }
+
+  get connections(): number {
+    return this.wss.clients.size;
+  }
+
+  subscriptions(): { method: string; params: unknown; count: number }[] {
+    return this.registry.summary();
   }
 
   readonly upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -55,20 +73,21 @@ export class PubSubServer {
     const send = (id: number, method: string, result: unknown) => {
       if (socket.readyState === socket.OPEN) socket.send(stringifyJson({ jsonrpc: "2.0", method, params: { result, subscription: id } }));
     };
-    const subscribe = (request: SubscriptionRequest): number => {
+    const subscribe = (method: string, params: unknown, read: (params: unknown) => SubscriptionRequest): number => {
+      const request = read(params);
       if (request.kind === "account") request.lastNotified = this.notifier.accountBaseline(request.pubkey, request.commitment);
-      const subscription = this.registry.add(request, send);
+      const subscription = this.registry.add(request, { method, params }, send);
       owned.add(subscription.id);
       if (subscription.kind === "signature") this.checkSignatureNow(subscription.id);
       return subscription.id;
     };
     const methods: MethodTable = {
-      accountSubscribe: (params) => subscribe(readAccountSubscribe(params)),
-      programSubscribe: (params) => subscribe(readProgramSubscribe(params)),
-      logsSubscribe: (params) => subscribe(readLogsSubscribe(params)),
-      signatureSubscribe: (params) => subscribe(readSignatureSubscribe(params)),
-      slotSubscribe: (params) => subscribe(parse(() => (positional(params, 0, 0), { kind: "slot" }))),
-      rootSubscribe: (params) => subscribe(parse(() => (positional(params, 0, 0), { kind: "root" }))),
+      accountSubscribe: (params) => subscribe("accountSubscribe", params, readAccountSubscribe),
+      programSubscribe: (params) => subscribe("programSubscribe", params, readProgramSubscribe),
+      logsSubscribe: (params) => subscribe("logsSubscribe", params, readLogsSubscribe),
+      signatureSubscribe: (params) => subscribe("signatureSubscribe", params, readSignatureSubscribe),
+      slotSubscribe: (params) => subscribe("slotSubscribe", params, (p) => parse(() => (positional(p, 0, 0), { kind: "slot" }))),
+      rootSubscribe: (params) => subscribe("rootSubscribe", params, (p) => parse(() => (positional(p, 0, 0), { kind: "root" }))),
     };
     for (const [name, kind] of Object.entries(UNSUBSCRIBE_FOR)) {
       methods[name] = (params) => {

@@ -13,6 +13,8 @@ import { invalidParams } from "../rpc/rpc-error.js";
 interface Common {
   id: number;
   send: (method: string, result: unknown) => void;
+  /** The subscribe method and params as the client sent them (for the admin stat). */
+  asked: { method: string; params: unknown };
 }
 
 export type SubscriptionRequest =
@@ -86,9 +88,9 @@ export class SubscriptionRegistry {
   private nextId = 1;
   private readonly live = new Map<number, Subscription>();
 
-  add(request: SubscriptionRequest, sendTo: (id: number, method: string, result: unknown) => void): Subscription {
+  add(request: SubscriptionRequest, asked: Subscription["asked"], sendTo: (id: number, method: string, result: unknown) => void): Subscription {
     const id = this.nextId++;
-    const subscription: Subscription = { ...request, id, send: (method, result) => sendTo(id, method, result) };
+    const subscription: Subscription = { ...request, id, asked, send: (method, result) => sendTo(id, method, result) };
     this.live.set(subscription.id, subscription);
     return subscription;
   }
@@ -99,6 +101,18 @@ export class SubscriptionRegistry {
 
   get(id: number): Subscription | undefined {
     return this.live.get(id);
+  }
+
+  /** Live subscriptions grouped by method and params (as sent), with how many of each: `GET /__localnet/pubsub`. */
+  summary(): { method: string; params: unknown; count: number }[] {
+    const groups = new Map<string, { method: string; params: unknown; count: number }>();
+    for (const { asked } of this.live.values()) {
+      const key = `${asked.method} ${JSON.stringify(asked.params ?? null)}`;
+      const group = groups.get(key);
+      if (group) group.count++;
+      else groups.set(key, { method: asked.method, params: asked.params ?? null, count: 1 });
+    }
+    return [...groups.values()];
   }
 
   *ofKind<K extends Subscription["kind"]>(kind: K): Generator<Extract<Subscription, { kind: K }>> {
