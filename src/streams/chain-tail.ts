@@ -26,6 +26,7 @@ import type { Address } from "@solana/kit";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { limits } from "../limits";
+import { priceCacheFor, type PriceCache } from "../pricing/price-cache";
 import type { PriceDeps } from "../pricing/price-query";
 import { priceMints } from "../pricing/price-service";
 import type { PriceRecord } from "../pricing/price-record";
@@ -192,16 +193,22 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     await Promise.all([...this.rooms].map(([room, topics]) => this.publishTo(room, eventsForRoom(events, topics))));
   }
 
-  /** The price service's records for `mints` (the REST records); a mint that cannot be priced now is left out (logged). */
+  /**
+   * The price service's records for `mints` (the REST records), read after the block; a mint that cannot be priced now,
+   * or only from a stale record, is left out (logged).
+   */
   private async prices(mints: readonly Address[], slot: number): Promise<PriceRecord[]> {
     if (mints.length === 0) return [];
     try {
-      const outcomes = await priceMints(this.priceDeps(), mints);
+      // Read now, never from the cache (TTL 0): the record must show the pool after this block. Computing it also
+      // refreshes the cache REST answers from.
+      const outcomes = await priceMints(this.priceDeps(priceCacheFor(0)), mints);
       const records: PriceRecord[] = [];
       for (const mint of mints) {
         const outcome = outcomes.get(mint);
-        if (outcome?.ok) records.push(outcome.record);
-        else log("warn", { event: "price-unavailable", slot, mint, error: outcome?.error.code });
+        // a stale record (the upstream failed) says nothing new about this block
+        if (outcome?.ok && outcome.record.stale !== true) records.push(outcome.record);
+        else log("warn", { event: "price-unavailable", slot, mint, error: outcome?.ok ? "stale" : outcome?.error.code });
       }
       return records;
     } catch (err) {
@@ -235,9 +242,8 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     return ns.get(id) as unknown as StreamEventSink;
   }
 
-  private priceDeps(): PriceDeps {
-    const services = servicesOf(this.env);
-    return { rpc: services.upstream, db: this.env.DB, cache: services.priceCache, waitUntil: (p) => this.ctx.waitUntil(p) };
+  private priceDeps(cache: PriceCache = servicesOf(this.env).priceCache): PriceDeps {
+    return { rpc: servicesOf(this.env).upstream, db: this.env.DB, cache, waitUntil: (p) => this.ctx.waitUntil(p) };
   }
 
   /** SOL/USD now (the price service), for the first block read when no carry is stored. */

@@ -209,7 +209,12 @@ describe("chain tail vs localnet's ground truth", () => {
     const prices = eventsOf("room-activity").flatMap((e) => (e.kind === "price" && e.slot <= tip ? [e] : []));
     const seen = prices.map((e) => `${e.slot} ${e.topic}`);
     expect(new Set(seen).size, "once per slot per mint").toBe(seen.length);
-    for (const e of prices) expect(e.topic).toBe(`price:${e.data.ca}`);
+    for (const e of prices) {
+      expect(e.topic).toBe(`price:${e.data.ca}`);
+      // read after its block, never a cached or stale record
+      expect(e.data.slot).toBeGreaterThanOrEqual(e.slot);
+      expect(e.data.stale).toBeUndefined();
+    }
     const tradedAt = new Set(truth.flatMap((t) => [t.baseMint, t.quoteMint].filter((m) => priced.includes(m)).map((m) => `${t.slot} price:${m}`)));
     expect([...tradedAt].filter((k) => !seen.includes(k)), "a price after every block that traded the mint").toEqual([]);
     expect(seen.filter((k) => !tradedAt.has(k)), "and only then").toEqual([]);
