@@ -9,7 +9,8 @@ import { topicKeyOf } from "./pubsub-topic-key";
  * The protocol state of the PubSub hub (rpc/pubsub-hub.ts), without sockets: many client sockets (`C`, opaque here)
  * over ONE upstream socket. Each distinct subscription (method + canonical params, pubsub-topic-key.ts) is a topic
  * with one upstream subscription and a set of client subscriptions; each client subscription has its own id, unique in
- * the hub and stable across upstream reconnects, and notifications are rewritten to it. A topic is unsubscribed
+ * the hub, never reused (ids are reserved durably in blocks) and stable across upstream reconnects and evictions, and
+ * notifications are rewritten to it. A topic is unsubscribed
  * upstream when its last client subscription goes; a signature topic ends with its notification (as Agave does).
  */
 
@@ -54,7 +55,12 @@ export interface PubSubHubIo<C> {
   toUpstream(text: string): void;
   /** The client's subscriptions changed: keep them with the socket (hibernation). */
   persist(socket: C, attachment: PubSubAttachment): void;
+  /** Client subscription ids below `next` may be handed out: keep `next` durably, so ids are never reused after an eviction. */
+  reserveSubIds(next: number): void;
 }
+
+/** Client subscription ids reserved (made durable) at a time: one storage write per this many subscribes. */
+const SUB_ID_BLOCK = 1000;
 
 /** Agave's answer to an unsubscribe of an id the connection does not hold. */
 const invalidSubscriptionId: RpcErrorObject = { code: jsonRpcCodes.INVALID_PARAMS, message: "Invalid subscription id." };
@@ -70,9 +76,18 @@ export class PubSubHubState<C> {
   private readonly pending = new Map<number, Pending<C>>();
   private upstreamOpen = false;
   private nextRequestId = 1;
-  private nextSubId = 1;
+  private nextSubId: number;
+  /** Ids below this are reserved (io.reserveSubIds); `nextSubId` reaching it reserves the next block. */
+  private reservedSubIds: number;
 
-  constructor(private readonly io: PubSubHubIo<C>) {}
+  /** `firstSubId`: the reservation kept by the hub's previous life (1 for a new hub). */
+  constructor(
+    private readonly io: PubSubHubIo<C>,
+    firstSubId = 1,
+  ) {
+    this.nextSubId = firstSubId;
+    this.reservedSubIds = firstSubId;
+  }
 
   /** The hub needs its upstream socket: a topic is live or asked for, or a request waits for the node. */
   get needsUpstream(): boolean {
@@ -145,7 +160,7 @@ export class PubSubHubState<C> {
 
     if (read.subscribe) {
       const topic = this.topicFor(method, read.params, read.paramsText);
-      const subId = this.nextSubId++;
+      const subId = this.newSubId();
       if (topic.upstreamId !== undefined) {
         this.attach(client, topic, subId);
         return this.io.toClient(socket, resultResponseText(idJson, String(subId)));
@@ -233,6 +248,14 @@ export class PubSubHubState<C> {
 
   attachmentOf(client: ClientState<C>): PubSubAttachment {
     return { subs: [...client.subs].map(([subId, topic]) => [subId, topic.method, topic.paramsText ?? null]) };
+  }
+
+  private newSubId(): number {
+    if (this.nextSubId >= this.reservedSubIds) {
+      this.reservedSubIds = this.nextSubId + SUB_ID_BLOCK;
+      this.io.reserveSubIds(this.reservedSubIds);
+    }
+    return this.nextSubId++;
   }
 
   private topicFor(method: string, params: unknown[] | undefined, paramsText: string | undefined): Topic<C> {

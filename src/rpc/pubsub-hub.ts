@@ -25,6 +25,9 @@ export const upstreamGoneCloseCode = 1014;
 /** Close code for a socket whose subscriptions could not be kept across an eviction ("service restart": reconnect). */
 export const notRestorableCloseCode = 1012;
 
+/** Storage (the object's SQLite-backed KV): the next client subscription id not yet handed out, reserved in blocks. */
+const nextSubIdKey = "nextSubId";
+
 /** The hub of a cluster: one object per upstream PubSub URL list. */
 export function hubNameOf(clusterKey: string): string {
   return `pubsub:${clusterKey}`;
@@ -79,6 +82,7 @@ export class PubSubHub extends DurableObject<Env> {
           // failing: its close event reconnects
         }
       },
+      reserveSubIds: (next) => ctx.storage.kv.put(nextSubIdKey, next),
       persist: (socket, attachment) => {
         try {
           socket.serializeAttachment(attachment);
@@ -87,7 +91,7 @@ export class PubSubHub extends DurableObject<Env> {
           socket.serializeAttachment({ subs: [], lost: true } satisfies PubSubAttachment);
         }
       },
-    });
+    }, ctx.storage.kv.get<number>(nextSubIdKey) ?? 1);
     // Woken after an eviction: the sockets are still there, their subscriptions in their attachments.
     for (const socket of ctx.getWebSockets()) {
       if (!this.state.restoreClient(socket, socket.deserializeAttachment() as PubSubAttachment | null)) {

@@ -19,12 +19,18 @@ interface Client {
   ws: WebSocket;
   /** every frame received, parsed */
   frames: any[];
+  /** when each notification arrived (ms, performance.now()) by its slot */
+  notifiedAt: Map<number, number>;
 }
 
 async function open(url: string): Promise<Client> {
   const ws = new WebSocket(url);
-  const client: Client = { ws, frames: [] };
-  ws.on("message", (data) => client.frames.push(JSON.parse(String(data))));
+  const client: Client = { ws, frames: [], notifiedAt: new Map() };
+  ws.on("message", (data) => {
+    const frame = JSON.parse(String(data));
+    client.frames.push(frame);
+    if (frame.method === "accountNotification") client.notifiedAt.set(frame.params.result.context.slot, performance.now());
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once("open", resolve);
     ws.once("error", reject);
@@ -46,8 +52,23 @@ async function nodeSubscriptions(): Promise<{ method: string; params: unknown; c
   return stat.subscriptions;
 }
 
+/** One slot at a time, 200 ms apart, so each notification's delay is its own and not a burst's queue. */
+async function advanceSlowly(slots: number): Promise<void> {
+  for (let i = 0; i < slots; i++) {
+    await chain.net.advance(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 const answerTo = (client: Client, id: unknown) => client.frames.find((f) => f.id === id);
 const notifications = (client: Client) => client.frames.filter((f) => f.method === "accountNotification");
+
+/** Delay of each client's copy behind the oracle's (the node's own socket), over every notification: p50 / p99 / max (ms). */
+function fanOutDelays(oracle: Client, clients: Client[], slots: number[]): string {
+  const delays = clients.flatMap((client) => slots.map((slot) => client.notifiedAt.get(slot)! - oracle.notifiedAt.get(slot)!)).sort((a, b) => a - b);
+  const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!.toFixed(1);
+  return `${clients.length} client(s) × ${slots.length} notifications: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${delays.at(-1)!.toFixed(1)} ms`;
+}
 
 beforeAll(async () => {
   chain = await startTinyChain();
@@ -84,8 +105,8 @@ describe(`${CLIENTS} clients on one account through /rpc`, () => {
     const ofAccount = (await nodeSubscriptions()).filter((s) => s.method === "accountSubscribe" && (s.params as unknown[])[0] === account);
     expect(ofAccount.reduce((sum, s) => sum + s.count, 0)).toBe(2);
 
-    // When slots are produced (each moves tokens into the account)
-    await chain.net.advance(5);
+    // When slots are produced one at a time (each moves tokens into the account)
+    await advanceSlowly(5);
     const expected = () => notifications(oracle).map((n) => n.params.result);
     await until(() => expected().length >= 3 && clients.every((client) => notifications(client).length === expected().length), "every client to get every notification");
 
@@ -97,16 +118,19 @@ describe(`${CLIENTS} clients on one account through /rpc`, () => {
       expect(got.every((n) => n.params.subscription === ids[i])).toBe(true);
     }
 
+    console.log(`push delay behind the node's own socket, ${fanOutDelays(oracle, clients, truth.map((r) => r.context.slot))}`);
+
     // When 999 clients unsubscribe
     for (let i = 0; i < CLIENTS - 1; i++) clients[i]!.ws.send(JSON.stringify({ jsonrpc: "2.0", id: `u${i}`, method: "accountUnsubscribe", params: [ids[i]] }));
     await until(() => clients.slice(0, -1).every((client, i) => answerTo(client, `u${i}`) !== undefined), "every unsubscribe answer");
     expect(clients.slice(0, -1).every((client, i) => answerTo(client, `u${i}`).result === true)).toBe(true);
     const before = clients.map((client) => notifications(client).length);
     const oracleBefore = notifications(oracle).length;
-    await chain.net.advance(5);
+    await advanceSlowly(5);
     const last = clients.at(-1)!;
     await until(() => notifications(oracle).length >= oracleBefore + 3 && notifications(last).length === notifications(oracle).length, "the last client to keep receiving");
     expect(notifications(last).map((n) => n.params.result)).toEqual(expected());
+    console.log(`push delay behind the node's own socket, ${fanOutDelays(oracle, [last], expected().slice(oracleBefore).map((r) => r.context.slot))}`);
 
     // Then only the last one still receives, and the node still holds the hub's one subscription
     expect(notifications(last).length).toBeGreaterThan(before.at(-1)!);

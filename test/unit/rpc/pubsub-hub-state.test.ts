@@ -5,7 +5,8 @@ import { PubSubHubState, type PubSubAttachment } from "../../../src/rpc/pubsub-h
 const PK = "11111111111111111111111111111111";
 
 /** A hub with sockets as names; every frame each way recorded, attachments kept per socket. */
-function hub(open = true) {
+function hub(open = true, firstSubId = 1) {
+  const reservations: number[] = [];
   const toClient = new Map<string, any[]>();
   const toUpstream: any[] = [];
   const attachments = new Map<string, PubSubAttachment>();
@@ -13,7 +14,8 @@ function hub(open = true) {
     toClient: (socket, text) => toClient.set(socket, [...(toClient.get(socket) ?? []), JSON.parse(text)]),
     toUpstream: (text) => toUpstream.push(JSON.parse(text)),
     persist: (socket, attachment) => attachments.set(socket, structuredClone(attachment)),
-  });
+    reserveSubIds: (next) => reservations.push(next),
+  }, firstSubId);
   if (open) state.upstreamOpened();
   const connect = (...names: string[]) => names.forEach((name) => state.addClient(name));
   const send = (socket: string, id: unknown, method: string, params?: unknown[]) =>
@@ -21,7 +23,7 @@ function hub(open = true) {
   const frames = (socket: string) => toClient.get(socket) ?? [];
   const upstreamAnswer = (id: number, result: unknown) => state.fromUpstream(JSON.stringify({ jsonrpc: "2.0", result, id }));
   const notify = (method: string, subscription: number, result: unknown) => state.fromUpstream(JSON.stringify({ jsonrpc: "2.0", method, params: { result, subscription } }));
-  return { state, toUpstream, attachments, connect, send, frames, upstreamAnswer, notify };
+  return { state, toUpstream, attachments, reservations, connect, send, frames, upstreamAnswer, notify };
 }
 
 describe("identical subscriptions share one upstream subscription", () => {
@@ -181,6 +183,30 @@ describe("upstream reconnects and hibernation: client ids stay", () => {
     after.upstreamAnswer(3, 102);
     expect(after.frames("a").at(-1).result).toBeGreaterThan(Math.max(aId, bAccount, bSlot));
     expect(after.state.restoreClient("c", { subs: [], lost: true })).toBe(false);
+  });
+});
+
+describe("client subscription ids are never reused", () => {
+  it("ids are reserved durably 1,000 at a time; a hub started from the reservation continues above every id handed out", () => {
+    // Given a hub that hands out 1,001 ids (unsubscribing each, so none is in any attachment)
+    const h = hub();
+    h.connect("a");
+    h.send("a", 0, "slotSubscribe");
+    h.upstreamAnswer(1, 5);
+    for (let i = 1; i <= 1000; i++) {
+      h.send("a", i, "slotSubscribe");
+      h.send("a", `u${i}`, "slotUnsubscribe", [h.frames("a").at(-1).result]);
+    }
+    const handedOut = h.frames("a").filter((f) => typeof f.result === "number").map((f) => f.result as number);
+    expect(handedOut).toHaveLength(1001);
+    // Then two blocks were reserved, one write each
+    expect(h.reservations).toEqual([1001, 2001]);
+    // When a new hub starts from the last reservation (an eviction), its first id is above every one handed out
+    const after = hub(true, h.reservations.at(-1)!);
+    after.connect("a");
+    after.send("a", 1, "slotSubscribe");
+    after.upstreamAnswer(1, 9);
+    expect(after.frames("a")[0].result).toBeGreaterThan(Math.max(...handedOut));
   });
 });
 
