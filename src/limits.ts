@@ -262,5 +262,10 @@ export const limits = {
      * chars stay near 1 MB, under the 2 MB a SQLite-backed Durable Object stores per value; more is refused (shard the room).
      */
     maxTopicsPerRoom: 20_000,
+    /**
+     * Pools the tail remembers having registered (an isolate LRU, ~150 bytes each → ~14,000 pools), so it writes only new
+     * ones to D1 (a mainnet block swaps hundreds of known pools). Adds 2 MiB to the isolate caches' 50 MiB.
+     */
+    registeredPoolsMemoBytes: 2 * 1024 * 1024,
   },
 } as const;

@@ -25,6 +25,7 @@
 import type { Address } from "@solana/kit";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import { BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
 import { priceCacheFor, type PriceCache } from "../pricing/price-cache";
 import type { PriceDeps } from "../pricing/price-query";
@@ -47,6 +48,12 @@ interface RunReport {
   blocks: number;
   more: boolean;
 }
+
+/**
+ * Pools the tail registered (address → slot), so a known pool is not written again every block. One per isolate (there
+ * is one tail per cluster), within `limits.chainTail.registeredPoolsMemoBytes`.
+ */
+const registeredPools = new BoundedCache<string, number>("chain-tail-registered-pools", limits.chainTail.registeredPoolsMemoBytes, () => 8);
 
 const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>) =>
   (level === "error" ? console.error : level === "warn" ? console.warn : console.log)(JSON.stringify({ level, chainTail: true, ...fields }));
@@ -173,9 +180,17 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
 
   /** Registers the block's pools, then publishes its events to each room that wants some of them. */
   private async handleBlock(block: StoredBlock, raw: JsonBlock): Promise<void> {
-    const registry = poolUpsertStatements(this.env.DB, [block]);
+    // Pools this instance registered before are left to the index (it moves their last_slot): a mainnet block swaps
+    // hundreds of known pools, and rewriting them every block would cost hundreds of D1 rows a block.
+    const fresh = block.pools.filter((p) => !registeredPools.has(p.address));
+    const registry = poolUpsertStatements(this.env.DB, [{ slot: block.slot, events: block.events, pools: fresh }]);
     if (registry.length > 0) {
-      await this.env.DB.batch(registry).catch((err: unknown) => log("error", { event: "pool-registration-failed", slot: block.slot, error: messageOf(err) }));
+      try {
+        await this.env.DB.batch(registry);
+        for (const p of fresh) registeredPools.set(p.address, block.slot);
+      } catch (err) {
+        log("error", { event: "pool-registration-failed", slot: block.slot, error: messageOf(err) });
+      }
     }
     if (this.rooms.size === 0) return;
     const wanted = new Set<string>();
