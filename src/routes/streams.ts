@@ -38,7 +38,9 @@ export const streamsRoutes = new Hono<AppContext>().get("/ws", async (c) => {
     if (value !== undefined) headers.set(name, value);
   }
   const stub = c.env.STREAM_ROOM.get(c.env.STREAM_ROOM.idFromName(room));
-  return stub.fetch(new Request("https://stream-room/ws", { headers }));
+  const answer = await stub.fetch(new Request("https://stream-room/ws", { headers }));
+  // A Durable Object's answer has immutable headers; the app's middleware adds its own (request id, Server-Timing).
+  return new Response(answer.body, { status: answer.status, headers: new Headers(answer.headers), webSocket: answer.webSocket });
 });
 
 const wsOperation: Operation = {

@@ -279,8 +279,11 @@ export class StreamRoomState {
     const now = this.deps.now();
     for (const [ws, st] of this.sockets) {
       if (st.account === null && st.authDeadline <= now && !st.authPending) {
+        // The error frame first: a client may not see the close's reason (and workerd is slow to end a socket it woke for this).
+        const reason = `No API key within ${limits.streams.authTimeoutMs / 1000} s`;
+        this.send(ws, st, errorFrame(reason));
         this.sockets.delete(ws);
-        safely(() => ws.close(closeCodes.policy, `No API key within ${limits.streams.authTimeoutMs / 1000} s`));
+        safely(() => ws.close(closeCodes.policy, reason));
       }
     }
     if (now - this.lastHeartbeat >= limits.streams.heartbeatMs - 1000) {

@@ -80,8 +80,14 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     await this.guardAsync("message", () => this.state.message(ws as RoomSocket, message));
   }
 
-  override async webSocketClose(ws: WebSocket, _code: number, _reason: string, _wasClean: boolean): Promise<void> {
+  override async webSocketClose(ws: WebSocket, code: number, reason: string, _wasClean: boolean): Promise<void> {
     this.guard("close", () => this.state.closed(ws as RoomSocket));
+    // Complete the closing handshake (1005/1006 are never sent on the wire); a socket already closed throws.
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
     await this.scheduleAlarm();
   }
 
