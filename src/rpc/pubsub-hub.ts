@@ -50,6 +50,15 @@ async function openUpstreamSocket(urls: readonly string[]): Promise<WebSocket> {
   throw new Error("no upstream PubSub socket opened");
 }
 
+/** Runs a hook; a bug in it is logged (no frame text: it may be a client's) and never takes the hub down. */
+function guarded(hook: string, run: () => void): void {
+  try {
+    run();
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", pubsubHub: hook, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) }));
+  }
+}
+
 function closeQuietly(socket: WebSocket | undefined, code: number, reason: string): void {
   try {
     socket?.close(code, reason);
@@ -94,7 +103,9 @@ export class PubSubHub extends DurableObject<Env> {
     }, ctx.storage.kv.get<number>(nextSubIdKey) ?? 1);
     // Woken after an eviction: the sockets are still there, their subscriptions in their attachments.
     for (const socket of ctx.getWebSockets()) {
-      if (!this.state.restoreClient(socket, socket.deserializeAttachment() as PubSubAttachment | null)) {
+      let restored = false;
+      guarded("restore", () => (restored = this.state.restoreClient(socket, socket.deserializeAttachment() as PubSubAttachment | null)));
+      if (!restored) {
         this.state.clientClosed(socket);
         closeQuietly(socket, notRestorableCloseCode, "PubSub hub restarted; subscribe again");
       }
@@ -113,8 +124,10 @@ export class PubSubHub extends DurableObject<Env> {
   }
 
   override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
-    this.state.addClient(socket);
-    this.state.fromClient(socket, message);
+    guarded("message", () => {
+      this.state.addClient(socket);
+      this.state.fromClient(socket, message);
+    });
     this.syncUpstream();
   }
 
@@ -128,7 +141,7 @@ export class PubSubHub extends DurableObject<Env> {
   }
 
   private clientGone(socket: WebSocket): void {
-    this.state.clientClosed(socket);
+    guarded("close", () => this.state.clientClosed(socket));
     closeQuietly(socket, 1000, "closed");
     this.syncUpstream();
   }
@@ -166,7 +179,7 @@ export class PubSubHub extends DurableObject<Env> {
     this.upstream = socket;
     socket.addEventListener("message", (event) => {
       if (this.upstream !== socket) return;
-      this.state.fromUpstream(event.data);
+      guarded("upstream message", () => this.state.fromUpstream(event.data));
       this.syncUpstream();
     });
     const lost = () => {

@@ -1,7 +1,8 @@
 /**
  * The worker served for real on a free port, for clients that need a real HTTP and WebSocket server (inside the
  * workers pool a client `new WebSocket()` to SELF is impossible): the bundle `wrangler deploy --dry-run` builds (what
- * ships), run by Miniflare with the bindings of wrangler.toml — one workerd, no wrangler-dev proxy. ~3 s to start.
+ * ships), run by Miniflare with the bindings of wrangler.toml (KV, D1, and the Durable Objects: the /rpc PubSub hub, the
+ * stream rooms) — one workerd, no wrangler-dev proxy. ~3 s to start.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
