@@ -1,0 +1,71 @@
+/**
+ * The PubSub hub hibernating: with no subscription left it closes its upstream socket, so nothing keeps it in memory
+ * and workerd evicts it (~10 s idle); client sockets accepted with the Hibernation API stay connected, and the next
+ * subscribe wakes a new instance, which continues client ids above the durable reservation (never reused).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
+import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+
+let chain: TinyChain;
+let worker: ServedWorker;
+let key: string;
+
+beforeAll(async () => {
+  chain = await startTinyChain({ slotMs: 100 });
+  worker = await serveWorker({ UPSTREAM_RPC_URL: chain.net.rpcUrl, UPSTREAM_WS_URL: chain.net.wsUrl });
+  key = await worker.newApiKey();
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.close();
+  await chain?.net.close();
+});
+
+async function openClient(): Promise<{ ws: WebSocket; call: (method: string, params?: unknown[]) => Promise<any>; notified: any[] }> {
+  const ws = new WebSocket(`${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${key}`);
+  const notified: any[] = [];
+  const waiting = new Map<number, (frame: any) => void>();
+  ws.on("message", (data) => {
+    const frame = JSON.parse(String(data));
+    if (frame.method) notified.push(frame);
+    else waiting.get(frame.id)?.(frame);
+  });
+  await new Promise<void>((resolve, reject) => (ws.once("open", resolve), ws.once("error", reject)));
+  let nextId = 1;
+  const call = (method: string, params?: unknown[]) =>
+    new Promise<any>((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }));
+    });
+  return { ws, call, notified };
+}
+
+const nodeConnections = async () => ((await (await fetch(`${chain.net.rpcUrl}/__localnet/pubsub`)).json()) as { connections: number }).connections;
+
+describe("an idle hub is evicted; its client sockets are not", () => {
+  it("a client idle through the eviction keeps its socket; its next subscribe is served with an id never handed out before", async () => {
+    // Given a client that subscribed and unsubscribed: the hub has closed its upstream socket
+    const client = await openClient();
+    const first = (await client.call("slotSubscribe")).result as number;
+    expect((await client.call("slotUnsubscribe", [first])).result).toBe(true);
+    const end = Date.now() + 5000;
+    while ((await nodeConnections()) !== 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await nodeConnections()).toBe(0);
+
+    // When it stays idle long enough for workerd to evict the hub (nothing holds it in memory)
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+
+    // Then its socket is still open, a subscribe works and notifies, and the id is above the reservation the first
+    // instance made (1,000 ids from 1): a new instance answered, and no id was reused
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    const second = (await client.call("slotSubscribe")).result as number;
+    expect(second).toBeGreaterThanOrEqual(1001);
+    const end2 = Date.now() + 5000;
+    while (!client.notified.some((n) => n.params.subscription === second) && Date.now() < end2) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(client.notified.some((n) => n.params.subscription === second)).toBe(true);
+    client.ws.close();
+  }, 60_000);
+});
