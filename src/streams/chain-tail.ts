@@ -7,9 +7,13 @@
  * blocks with the trade index's own code (`fetchBlock` + `readBlock`: the same trades, prices and pool events as the
  * index and REST). The cursor lives in storage, so slots missed while the object was evicted or the upstream was down
  * are read back, at most `limits.chainTail.maxCatchUpSlots` (~60 s of slots; older ones are skipped and logged). Caught
- * up, it polls every `pollMs` (about one slot). No upstream PubSub subscription: `blockSubscribe` is missing on most
- * providers, and `logsSubscribe` / `accountSubscribe` carry no balances or amounts, so every notification would still
- * cost a `getBlock`; polling `getBlocks` reads each confirmed block exactly once and detects gaps by construction.
+ * up, it polls every `pollMs` (about one slot), and with an upstream PubSub (UPSTREAM_WS_URL) a `slotSubscribe`
+ * notification wakes it at once: every provider serves `slotSubscribe`, and a new slot is exactly when a block may have
+ * become confirmed. The notification only wakes the loop; blocks are always read with `getBlocks` + `getBlock`, so a
+ * lost socket or a missed notification costs at most one poll, never a block. Not chosen: `blockSubscribe` (missing on
+ * most providers), and `logsSubscribe` mentions per program or `accountSubscribe` per pool, which carry no balances
+ * or amounts (every notification would still cost a `getBlock`), need one subscription per program or pool, and
+ * would miss wallet activity outside the venues.
  *
  * New pools (swapped or created) are registered in the pool registry as each block is read, so they price at once.
  * Nothing stops the loop: an upstream fault is logged and retried with backoff (the cursor stays on the last block
@@ -58,6 +62,9 @@ const registeredPools = new BoundedCache<string, number>("chain-tail-registered-
 const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>) =>
   (level === "error" ? console.error : level === "warn" ? console.warn : console.log)(JSON.stringify({ level, chainTail: true, ...fields }));
 
+/** Wait before the next attempt after `failures` failures in a row: doubling from `retryMinMs` up to `retryMaxMs`. */
+const backoffMs = (failures: number) => Math.min(limits.chainTail.retryMaxMs, limits.chainTail.retryMinMs * 2 ** Math.max(0, failures - 1));
+
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class ChainTail extends DurableObject<Env> implements TopicRegistry {
@@ -67,6 +74,14 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
   private publishFailures = new Map<string, number>();
   /** consecutive failed runs (upstream faults): the backoff's exponent */
   private faults = 0;
+  /** a run is in progress; a wake during it makes the next one start at once */
+  private running = false;
+  private wokenDuringRun = false;
+  /** the upstream `slotSubscribe` socket (null: none open), when it was last tried, and failures in a row (its backoff) */
+  private slotSocket: WebSocket | null = null;
+  private slotSocketTriedAt = 0;
+  private slotSocketFailures = 0;
+  private slotSocketOpening = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -113,18 +128,84 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
 
   /** The loop: one run, then the next alarm (at once when behind, `pollMs` when caught up, backoff after a fault). */
   override async alarm(): Promise<void> {
-    if (this.rooms.size === 0) return;
+    if (this.rooms.size === 0) {
+      this.closeSlotSocket("idle");
+      return;
+    }
+    this.openSlotSocket();
     let delay: number = limits.chainTail.pollMs;
+    this.running = true;
+    this.wokenDuringRun = false;
     try {
       const report = await this.run();
       this.faults = 0;
-      if (report.more) delay = 0;
+      if (report.more || this.wokenDuringRun) delay = 0;
     } catch (err) {
       this.faults++;
-      delay = Math.min(limits.chainTail.retryMaxMs, limits.chainTail.retryMinMs * 2 ** (this.faults - 1));
+      delay = backoffMs(this.faults);
       log("warn", { event: "upstream-fault", error: messageOf(err), retryInMs: delay, faults: this.faults });
+    } finally {
+      this.running = false;
     }
     if (this.rooms.size > 0) await this.ctx.storage.setAlarm(Date.now() + delay);
+    else this.closeSlotSocket("idle");
+  }
+
+  /** A new slot upstream: run now (or right after the run in progress), unless the loop is idle or backing off. */
+  private wake(): void {
+    if (this.rooms.size === 0 || this.faults > 0) return;
+    if (this.running) this.wokenDuringRun = true;
+    else void this.ctx.storage.setAlarm(Date.now()).catch(() => undefined);
+  }
+
+  /** Opens the upstream `slotSubscribe` socket when there is none (first URL of UPSTREAM_WS_URL), with backoff. */
+  private openSlotSocket(): void {
+    const url = servicesOf(this.env).config.pubSubUrls[0];
+    if (!url || this.slotSocket || this.slotSocketOpening) return;
+    if (this.slotSocketFailures > 0 && Date.now() - this.slotSocketTriedAt < backoffMs(this.slotSocketFailures)) return;
+    this.slotSocketTriedAt = Date.now();
+    this.slotSocketOpening = true;
+    void (async () => {
+      try {
+        const response = await fetch(url, { headers: { upgrade: "websocket" }, signal: AbortSignal.timeout(limits.pubSubConnectTimeoutMs) });
+        const ws = response.webSocket;
+        if (!ws) {
+          await response.body?.cancel();
+          throw new Error(`upstream PubSub answered HTTP ${response.status} without a socket`);
+        }
+        ws.accept();
+        ws.addEventListener("message", (m) => {
+          if (typeof m.data === "string" && m.data.length < 4096 && m.data.includes('"slotNotification"')) this.wake();
+        });
+        const lost = (why: string) => () => {
+          if (this.slotSocket !== ws) return;
+          this.slotSocket = null;
+          this.slotSocketFailures++;
+          log("warn", { event: "slot-socket-lost", why, failures: this.slotSocketFailures });
+        };
+        ws.addEventListener("close", lost("closed"));
+        ws.addEventListener("error", lost("error"));
+        ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slotSubscribe" }));
+        this.slotSocket = ws;
+        this.slotSocketFailures = 0;
+      } catch (err) {
+        this.slotSocketFailures++;
+        log("warn", { event: "slot-socket-failed", error: messageOf(err), failures: this.slotSocketFailures });
+      } finally {
+        this.slotSocketOpening = false;
+      }
+    })();
+  }
+
+  private closeSlotSocket(reason: string): void {
+    const ws = this.slotSocket;
+    if (!ws) return;
+    this.slotSocket = null;
+    try {
+      ws.close(1000, reason);
+    } catch {
+      // already closing
+    }
   }
 
   /** Reads the next blocks after the cursor (at most `blocksPerRun`) and publishes their events. Upstream faults throw. */

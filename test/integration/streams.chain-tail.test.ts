@@ -237,6 +237,22 @@ describe("chain tail vs localnet's ground truth", () => {
     }
     console.log(JSON.stringify({ chainTailTest: { slots: tip - start, created: created.length, amm4OrDbcPriced: fresh.length } }));
   });
+
+  it("is woken by the upstream slotSubscribe: a block confirmed by a one-slot advance is read well within one poll", async () => {
+    // Given the tail caught up; when the chain moves one slot at a time
+    const delays: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await advance(1);
+      const t0 = Date.now();
+      const target = await confirmedSlot();
+      for (let k = 0; k < 200 && ((await tailCursor(tail())) ?? -1) < target; k++) await new Promise((r) => setTimeout(r, 5));
+      delays.push(Date.now() - t0);
+    }
+    // Then the median wait is far below the poll interval (a poll alone would average half of it, plus the reads)
+    delays.sort((a, b) => a - b);
+    console.log(JSON.stringify({ chainTailWakeMs: delays }));
+    expect(delays[5]!).toBeLessThan(limits.chainTail.pollMs / 2);
+  });
 });
 
 describe("chain tail under faults", () => {
