@@ -1,7 +1,8 @@
 /**
- * The chain tail: one Durable Object (`idFromName("mainnet")`, one per cluster) that follows the chain at `confirmed` and
- * feeds the /ws rooms (stream-room.ts) with the events of their topics (stream-events.ts), one publish per block per room,
- * blocks in slot order.
+ * The chain tail: one Durable Object (the rooms reach it as `CHAIN_TAIL.idFromName(chainTailName)`, stream-room.ts) that
+ * follows the chain at `confirmed` and feeds the /ws rooms with the events of their topics (stream-events.ts), one
+ * publish per block per room, blocks in slot order. It works only while some room has topics: the last room leaving
+ * stops the alarm loop (and the slot socket); the first one after that starts it again at the tip (no replay).
  *
  * Live source: an alarm loop. Each run asks `getSlot` (confirmed), then `getBlocks(cursor + 1, tip)` and reads the next
  * blocks with the trade index's own code (`fetchBlock` + `readBlock`: the same trades, prices and pool events as the
@@ -15,7 +16,8 @@
  * or amounts (every notification would still cost a `getBlock`), need one subscription per program or pool, and
  * would miss wallet activity outside the venues.
  *
- * New pools (swapped or created) are registered in the pool registry as each block is read, so they price at once.
+ * New pools (swapped or created) are registered in the pool registry as each block is read, so they price at once
+ * (while the tail is idle, the trade index's cron registers them, within a minute).
  * Nothing stops the loop: an upstream fault is logged and retried with backoff (the cursor stays on the last block
  * handled); a block that cannot be parsed is logged and skipped; a room whose publishes keep failing is dropped.
  *
@@ -23,8 +25,8 @@
  * - `room:<room>` → string[]: the topics a room registered (`setTopics`); absent when it has none.
  * - `cursor` → number: the last slot handled (absent: start at the tip on the next run).
  * - `solUsd` → number | null: the SOL/USD of the last block read (`readBlock`'s carry for blocks with no SOL/stable swap).
- * A room is named by its Durable Object id (`ctx.id.toString()`, 64 hex digits) or, failing that form, by the name it was
- * created with (`idFromName`).
+ * A room is named by the name it was created with (`STREAM_ROOM.idFromName`, "shard-N") or by its Durable Object id
+ * (`ctx.id.toString()`, 64 hex digits).
  */
 import type { Address } from "@solana/kit";
 import { DurableObject } from "cloudflare:workers";
@@ -331,7 +333,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     }
   }
 
-  /** The room's side of the contract: its Durable Object, by id (or name). */
+  /** The room's side of the contract: its Durable Object, by name (or id). */
   protected roomSink(room: string): StreamEventSink {
     const ns = this.env.STREAM_ROOM;
     const id = roomIdForm.test(room) ? ns.idFromString(room) : ns.idFromName(room);
