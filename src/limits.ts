@@ -207,9 +207,10 @@ export const limits = {
   streams: {
     /**
      * Room shards (`STREAM_ROOM.idFromName("shard-N")`). Workerd caps an object at 32,768 sockets; what a shard can
-     * serve is bound by its one thread: a publish costs ~1 µs per delivered frame (bench in docs/streams.md), so a
-     * shard at 2,000 sockets each receiving 10 frames/s spends ~2% of its thread. 32 shards × 2,000 = 64,000
-     * sockets before any shard nears a tenth of the cap.
+     * really serve is bound by its one thread and 128 MB: the room's logic costs ~1.2–1.5 µs per delivered frame and
+     * ~25 bytes of resume ring per frame kept 60 s (measured, docs/streams.md#capacity), so 2,000 sockets at 10
+     * frames/s each (20,000 frames/s) take ~3% of the thread before workerd's own send and ~30 MB of rings.
+     * 32 shards × 2,000 = 64,000 sockets with every shard far from both caps.
      */
     shards: 32,
     /** Sockets of one key in one shard. Shards are picked by connection id, so a key's total is at most shards × this (an approximation: no cross-shard counter). */

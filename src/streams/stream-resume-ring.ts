@@ -16,8 +16,13 @@ export type Replay =
   | { ok: false; lostFrom: number; lostTo: number; entries: RingEntry[] };
 
 export class ResumeRing {
-  private entries: RingEntry[] = [];
+  // Parallel arrays, not an object per entry: a room holds up to subscriptions × events-per-window entries, and an
+  // entry here costs two array slots (the data text itself is shared). Seqs are contiguous: entry i is `headSeq + i - head`.
+  private datas: string[] = [];
+  private ats: number[] = [];
+  private type = "";
   private head = 0;
+  private headSeq: number;
   private bytes = 0;
   /** The lowest seq the ring could still replay: every seq below it is gone. */
   private firstKept: number;
@@ -29,22 +34,34 @@ export class ResumeRing {
     lastSeq = 0,
   ) {
     this.firstKept = lastSeq + 1;
+    this.headSeq = lastSeq + 1;
   }
 
-  /** Appends the event numbered `seq` (seqs come in order, from `lastSeq + 1`, no gaps). */
+  /** Appends the event numbered `seq` (seqs come in order, from `lastSeq + 1`, no gaps; one type per subscription). */
   push(entry: RingEntry): void {
-    this.entries.push(entry);
+    if (entry.seq !== this.headSeq + this.size) {
+      // Not the next seq (cannot happen from the room): start over from it, everything before is lost.
+      this.datas = [];
+      this.ats = [];
+      this.head = 0;
+      this.bytes = 0;
+      this.headSeq = entry.seq;
+      this.firstKept = entry.seq;
+    }
+    this.type = entry.type;
+    this.datas.push(entry.dataJson);
+    this.ats.push(entry.at);
     this.bytes += entry.dataJson.length;
     while (this.bytes > this.maxBytes && this.size > 0) this.dropOldest();
   }
 
   /** Drops entries older than the window at `now`. */
   expire(now: number): void {
-    while (this.size > 0 && this.entries[this.head]!.at < now - this.windowMs) this.dropOldest();
+    while (this.size > 0 && this.ats[this.head]! < now - this.windowMs) this.dropOldest();
   }
 
   get size(): number {
-    return this.entries.length - this.head;
+    return this.datas.length - this.head;
   }
 
   get heldBytes(): number {
@@ -54,26 +71,25 @@ export class ResumeRing {
   /** The events after `fromSeq` up to `lastSeq` (the subscription's current seq), or what part of them is lost. */
   replayAfter(fromSeq: number, lastSeq: number, now: number): Replay {
     this.expire(now);
-    const entries: RingEntry[] = [];
-    for (let i = this.head; i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
-      if (entry.seq > fromSeq) entries.push(entry);
-    }
     if (fromSeq >= lastSeq) return { ok: true, entries: [] };
-    const firstKept = this.size > 0 ? this.entries[this.head]!.seq : lastSeq + 1;
-    const lowestKept = Math.max(this.firstKept, firstKept);
+    const entries: RingEntry[] = [];
+    for (let i = Math.max(this.head, this.head + (fromSeq + 1 - this.headSeq)); i < this.datas.length; i++) {
+      entries.push({ seq: this.headSeq + (i - this.head), at: this.ats[i]!, type: this.type, dataJson: this.datas[i]! });
+    }
+    const lowestKept = Math.max(this.firstKept, this.size > 0 ? this.headSeq : lastSeq + 1);
     if (fromSeq + 1 >= lowestKept) return { ok: true, entries };
     return { ok: false, lostFrom: fromSeq + 1, lostTo: lowestKept - 1, entries };
   }
 
   private dropOldest(): void {
-    const entry = this.entries[this.head]!;
-    this.bytes -= entry.dataJson.length;
-    this.firstKept = entry.seq + 1;
+    this.bytes -= this.datas[this.head]!.length;
+    this.firstKept = this.headSeq + 1;
+    this.headSeq++;
     this.head++;
-    // Compact now and then, so the array does not keep every entry ever pushed.
-    if (this.head > 64 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
+    // Compact now and then, so the arrays do not keep every entry ever pushed.
+    if (this.head > 64 && this.head * 2 > this.datas.length) {
+      this.datas = this.datas.slice(this.head);
+      this.ats = this.ats.slice(this.head);
       this.head = 0;
     }
   }
