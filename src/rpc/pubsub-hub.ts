@@ -21,9 +21,9 @@ import { PubSubHubState, type PubSubAttachment } from "./pubsub-hub-state";
  */
 
 /** Close code sent to clients when no upstream PubSub socket can be opened (RFC 6455's "bad gateway"). */
-export const upstreamGoneCloseCode = 1014;
+const upstreamGoneCloseCode = 1014;
 /** Close code for a socket whose subscriptions could not be kept across an eviction ("service restart": reconnect). */
-export const notRestorableCloseCode = 1012;
+const notRestorableCloseCode = 1012;
 
 /** Storage (the object's SQLite-backed KV): the next client subscription id not yet handed out, reserved in blocks. */
 const nextSubIdKey = "nextSubId";
