@@ -120,8 +120,12 @@ describe("chain tail vs localnet's ground truth", () => {
     // and ~100 slots of traffic follow
     await advance(100);
     tip = await confirmedSlot();
-    await waitForCursor(tail(), tip);
+    // The manifest stands at the processed slot, ahead of confirmed: the slots up to it are confirmed and read too, so
+    // every pool it lists was in a block the tail read (events past `tip` only count for newpair).
     after = await world();
+    const processed = await chainRpc<number>("getSlot", [{ commitment: "processed" }]);
+    while ((await confirmedSlot()) < processed) await advance(1);
+    await waitForCursor(tail(), processed);
     truth = (await truthIn(start + 1, tip)).filter((t) => !t.failed);
   }, 180_000);
 
@@ -140,7 +144,7 @@ describe("chain tail vs localnet's ground truth", () => {
         return p.events[0]!.slot;
       });
       expect(slots, `${room}: strictly increasing slots`).toEqual([...new Set(slots)].sort((a, b) => a - b));
-      expect(slots.every((s) => s > start && s <= tip + 10)).toBe(true);
+      expect(slots.every((s) => s > start)).toBe(true);
     }
     for (const p of published) for (const e of p.events) expect(streamEventSchema.safeParse(e).success, JSON.stringify(e).slice(0, 200)).toBe(true);
     const count = (kind: StreamEvent["kind"]) => published.flatMap((p) => p.events).filter((e) => e.kind === kind).length;
