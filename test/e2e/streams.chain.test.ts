@@ -5,7 +5,8 @@
  * - a client subscribed to trades of some tokens gets every trade of them once, in chain order, seq 1, 2, 3, ..., and
  *   nothing of other tokens;
  * - a second client on the same tokens disconnects halfway, comes back to its room (`?connectionId=`) and resumes
- *   from its last seq: together its frames are exactly the first client's trades, none missing, none twice.
+ *   from its last seq: together its frames are exactly the first client's trades, none missing, none twice;
+ * - both go on numbering without a gap across a 12 s pause in which their rooms hibernate.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -137,6 +138,9 @@ describe("chain tail → rooms → ws clients, against localnet's ground truth",
     back.ws.send(JSON.stringify({ method: "resume", subscribeId: bAck.subscribeId, fromSeq: lastSeq }));
     const resumed = await until("the resume ack", () => back.frames.find((f) => f.type === "resume" || f.type === "error"));
     expect(resumed).toMatchObject({ type: "resume", status: "success", subscribeId: bAck.subscribeId, fromSeq: lastSeq });
+    // and the chain stands still for 12 s: workerd hibernates a room idle for 10 s (its rooms log "restored" when woken),
+    // so the rest of the window is numbered by rooms rebuilt from their sockets' attachments and their SQLite rows
+    await sleep(12_000);
     await advance(WINDOW_SLOTS / 2 - 20);
     await sleep(3000);
     const tip = await confirmedSlot();
