@@ -2,6 +2,8 @@
 export interface Env {
   API_KEYS: KVNamespace;
   DB: D1Database;
+  /** Solana PubSub through /rpc: one hub shares identical upstream subscriptions among clients (src/rpc/pubsub-hub.ts). */
+  PUBSUB_HUB: DurableObjectNamespace<import("./rpc/pubsub-hub").PubSubHub>;
   /** /ws stream rooms, sharded by connection (src/streams/stream-room.ts). */
   STREAM_ROOM: DurableObjectNamespace<import("./streams/stream-room").StreamRoom>;
   /** The chain tail feeding the rooms (src/streams/chain-tail.ts). */

@@ -3,6 +3,7 @@ import type { Env } from "./env";
 import { consumeTradeIndexQueue, runTradeIndexCron } from "./trades/trade-index-jobs";
 import type { IngestRangeMessage } from "./trades/ingest-queue";
 
+export { PubSubHub } from "./rpc/pubsub-hub";
 export { StreamRoom } from "./streams/stream-room";
 export { ChainTail } from "./streams/chain-tail";
 
