@@ -1,6 +1,6 @@
 /**
  * Real PubSub clients through the worker's `/rpc` WebSocket (the PubSub hub), unmodified: web3.js `Connection`
- * (`wsEndpoint` = the worker) onAccountChange, onLogs, onSignature, onSlotChange, and kit's
+ * (`wsEndpoint` = the worker) onAccountChange, onLogs, onProgramAccountChange with filters, onSignature, onSlotChange, and kit's
  * `createSolanaRpcSubscriptions` accountNotifications / slotNotifications — against localnet's full world (swaps of
  * every venue, a slot every 200 ms). The watched account is a vault of the busiest pool, the logs those of its program.
  */
@@ -121,6 +121,31 @@ describe("web3.js Connection with wsEndpoint = the worker's /rpc", () => {
     await untilUpstream("accountSubscribe", vault, 1);
     await untilUpstream("logsSubscribe", { mentions: [venueProgram] }, 0);
     await node.removeAccountChangeListener(oracleId);
+  });
+
+  it("onProgramAccountChange with filters (token accounts of the vault's mint): delivers only matching accounts; two Connections share one upstream programSubscribe", async () => {
+    // Given the vault's mint, and two Connections watching the Token program's accounts of that mint
+    const vaultInfo = await node.getAccountInfo(new PublicKey(vault), "processed");
+    const mint = new PublicKey(vaultInfo!.data.subarray(0, 32));
+    const tokenProgram = vaultInfo!.owner;
+    const filters = [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: mint.toBase58() } }];
+    const connections = [0, 1].map(() => new Connection(httpUrl(), { wsEndpoint: wsUrl(), commitment: "processed" }));
+    const seen: { pubkey: string; data: Buffer }[][] = [[], []];
+    const ids = connections.map((c, i) =>
+      c.onProgramAccountChange(tokenProgram, (keyed) => seen[i]!.push({ pubkey: keyed.accountId.toBase58(), data: keyed.accountInfo.data }), { commitment: "processed", filters }),
+    );
+
+    // When the world trades the mint for a while
+    await until(() => seen.every((s) => s.length >= 2), "program notifications on both Connections");
+
+    // Then every account notified is a token account of that mint, and the node holds one programSubscribe for both
+    for (const { data } of seen.flat()) {
+      expect(data.length).toBe(165);
+      expect(new PublicKey(data.subarray(0, 32)).equals(mint)).toBe(true);
+    }
+    expect(await upstreamSubscriptionsOf("programSubscribe", tokenProgram.toBase58())).toBe(1);
+    await Promise.all(connections.map((c, i) => c.removeProgramAccountChangeListener(ids[i]!)));
+    await untilUpstream("programSubscribe", tokenProgram.toBase58(), 0);
   });
 
   it("onSignature: an airdrop sent to the node is confirmed through the worker", async () => {
