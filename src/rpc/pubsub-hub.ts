@@ -97,7 +97,11 @@ export class PubSubHub extends DurableObject<Env> {
           socket.serializeAttachment(attachment);
         } catch {
           // Over the attachment cap (16 KiB; ~100 subscriptions with long filters): mark it, so an eviction closes it.
-          socket.serializeAttachment({ subs: [], lost: true } satisfies PubSubAttachment);
+          try {
+            socket.serializeAttachment({ subs: [], lost: true } satisfies PubSubAttachment);
+          } catch {
+            // the socket is gone: its close event cleans up
+          }
         }
       },
     }, ctx.storage.kv.get<number>(nextSubIdKey) ?? 1);
