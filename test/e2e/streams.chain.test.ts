@@ -6,7 +6,8 @@
  *   nothing of other tokens;
  * - a second client on the same tokens disconnects halfway, comes back to its room (`?connectionId=`) and resumes
  *   from its last seq: together its frames are exactly the first client's trades, none missing, none twice;
- * - both go on numbering without a gap across a 12 s pause in which their rooms hibernate.
+ * - both go on numbering without a gap across a 12 s pause in which their rooms hibernate;
+ * - a client subscribed to trades of some wallets gets every trade those wallets made, whatever the token.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -18,6 +19,7 @@ interface Truth {
   slot: number;
   ordinal: number;
   baseMint: string;
+  wallet: string;
   failed: boolean;
 }
 
@@ -27,7 +29,7 @@ interface Frame {
   seq?: number;
   status?: string;
   connectionId?: string;
-  data?: { signature: string; ordinal: number; baseMint: string; slot: number };
+  data?: { signature: string; ordinal: number; baseMint: string; wallet: string; slot: number };
 }
 
 const STABLE_OR_SOL = new Set(["So11111111111111111111111111111111111111112", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"]);
@@ -112,9 +114,15 @@ describe("chain tail → rooms → ws clients, against localnet's ground truth",
     const mints = [...new Set(recent.map((t) => t.baseMint))].filter((m) => !STABLE_OR_SOL.has(m)).sort().filter((_, i) => i % 2 === 0).slice(0, 50);
     expect(mints.length).toBeGreaterThan(2);
 
-    // and two clients subscribed to their trades (the second will leave and come back)
+    const wallets = [...new Set(recent.map((t) => t.wallet))].sort().slice(0, 5);
+
+    // and two clients subscribed to their trades (the second will leave and come back), a third to trades of 5 wallets
     const a = await open("");
     const b = await open("");
+    const c = await open("");
+    await until("c connected", () => c.frames.find((f) => f.type === "connected"));
+    c.ws.send(JSON.stringify({ method: "subscribeTrade", tokens: wallets }));
+    await until("c's ack", () => c.frames.find((f) => f.type === "subscribeTrade"));
     const bConnection = (await until("b connected", () => b.frames.find((f) => f.type === "connected"))).connectionId!;
     for (const client of [a, b]) client.ws.send(JSON.stringify({ method: "subscribeTrade", tokens: mints }));
     await until("a's ack", () => a.frames.find((f) => f.type === "subscribeTrade"));
@@ -159,7 +167,16 @@ describe("chain tail → rooms → ws clients, against localnet's ground truth",
     expect(bAll.map((f) => f.seq)).toEqual(bAll.map((_, i) => i + 1));
     expect(bAll.map(idOf)).toEqual(aTrades.map(idOf));
     expect(back.frames.some((f) => f.type === "error")).toBe(false);
-    console.log(JSON.stringify({ streamsChainE2e: { slots: tip - start, tokens: mints.length, trades: aTrades.length, replayedOnResume: (resumed as { replayed?: number }).replayed } }));
+
+    // and c has every trade made by those wallets, whatever the token, once and in order
+    const byWallets = (await truthIn(start + 1, tip)).filter((t) => !t.failed && wallets.includes(t.wallet));
+    const cTrades = trades(c.frames);
+    expect(byWallets.length).toBeGreaterThan(0);
+    expect(cTrades.filter((f) => f.data!.slot > start && f.data!.slot <= tip).map(idOf)).toEqual(byWallets.map((t) => `${t.signature}:${t.ordinal}`));
+    expect(cTrades.every((f) => wallets.includes(f.data!.wallet))).toBe(true);
+    expect(cTrades.map((f) => f.seq)).toEqual(cTrades.map((_, i) => i + 1));
+    c.ws.close();
+    console.log(JSON.stringify({ streamsChainE2e: { slots: tip - start, tokens: mints.length, trades: aTrades.length, wallets: wallets.length, walletTrades: cTrades.length, replayedOnResume: (resumed as { replayed?: number }).replayed } }));
     a.ws.close();
     back.ws.close();
   }, 180_000);
