@@ -68,7 +68,7 @@ export interface SubscriptionStore {
 export interface RoomDeps {
   store: SubscriptionStore;
   now(): number;
-  /** The account of a valid key, null for a missing, malformed, unknown or revoked one. */
+  /** The account of a valid key, null for a missing, malformed, unknown or revoked one; throws when the check itself failed. */
   authenticate(apiKey: string): Promise<string | null>;
   /** The room's union of topics changed (sorted). */
   topicsChanged(topics: string[]): void;
@@ -322,6 +322,11 @@ export class StreamRoomState {
     let account: string | null;
     try {
       account = await this.deps.authenticate(read.apiKey);
+    } catch (err) {
+      // Our side failed (KV), not the key: say so and let the client try again (not counted against it).
+      this.deps.log("error", { room: "stream", event: "key-check-failed", connectionId: st.connectionId, error: err instanceof Error ? err.message : String(err) });
+      if (this.sockets.has(ws)) this.send(ws, st, errorFrame("Key check failed; send the key again"));
+      return;
     } finally {
       st.authPending = false;
     }

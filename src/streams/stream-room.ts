@@ -7,6 +7,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import { ApiError } from "../errors/api-error";
 import { authenticate } from "../middleware/auth";
 import { limits } from "../limits";
 import type { StreamEvent, StreamEventSink } from "./stream-events";
@@ -37,8 +38,9 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
       authenticate: async (apiKey) => {
         try {
           return (await authenticate(env.API_KEYS, apiKey)).account;
-        } catch {
-          return null;
+        } catch (err) {
+          if (err instanceof ApiError) return null;
+          throw err;
         }
       },
       topicsChanged: (topics) => this.sendTopics(topics),

@@ -163,6 +163,24 @@ describe("the upgrade", () => {
   }, 20_000);
 });
 
+describe(`connections per key per shard: ${limits.streams.connectionsPerKeyPerShard}`, () => {
+  it("that many sockets of one key in one room are accepted; one more gets the 429 envelope instead of the upgrade", async () => {
+    const connectionId = `cap-${Date.now()}`;
+    const clients: Client[] = [];
+    for (let i = 0; i < limits.streams.connectionsPerKeyPerShard; i++) {
+      const client = await open(`${wsPath()}?x-api-key=${key}&connectionId=${connectionId}`);
+      expect(await client.answer()).toMatchObject({ type: "connected", connectionId });
+      clients.push(client);
+    }
+    expect(await refusedUpgrade(`${wsPath()}?x-api-key=${key}&connectionId=${connectionId}`)).toEqual({
+      status: 429,
+      body: { status: "error", error: { code: 429, message: `Too many connections for this key; max ${limits.streams.connectionsPerKeyPerShard} per shard` } },
+    });
+    for (const client of clients) client.ws.close();
+    await Promise.all(clients.map((client) => client.closed));
+  });
+});
+
 describe("subscribe / unsubscribe acks, ping", () => {
   it("every subscribe is acked with its tokens and an id; unsubscribes are acked", async () => {
     const client = await connected();

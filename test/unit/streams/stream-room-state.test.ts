@@ -135,6 +135,22 @@ describe("authentication", () => {
     expect(bad.closedWith).toEqual({ code: 1008, reason: "Missing or invalid API key" });
   });
 
+  it("the key check itself failing (KV down) → an error frame, not a close; the key sent again is accepted", async () => {
+    let kvDown = true;
+    const room = new StreamRoomState({ ...deps(), authenticate: async (key) => {
+      if (kvDown) throw new Error("KV unavailable");
+      return key.startsWith("good-") ? key.slice(5) : null;
+    } });
+    const ws = new FakeSocket();
+    room.accept(ws, "conn-1", null);
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct" }));
+    expect(ws.take()).toEqual([{ type: "error", message: "Key check failed; send the key again" }]);
+    expect(ws.closedWith).toBeUndefined();
+    kvDown = false;
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct" }));
+    expect(ws.take()).toEqual([{ type: "connected", connectionId: "conn-1" }]);
+  });
+
   it(`no key within ${limits.streams.authTimeoutMs} ms → 1008 at the alarm; a socket just in time stays`, async () => {
     const room = new StreamRoomState(deps());
     const late = new FakeSocket();
