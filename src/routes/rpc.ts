@@ -9,7 +9,7 @@ import { limits } from "../limits";
 import { authenticate, presentedApiKey } from "../middleware/auth";
 import { errorResponseText } from "../rpc/json-rpc-envelope";
 import { clusterKeyOf } from "../config";
-import { hubNameOf } from "../rpc/pubsub-hub";
+import { hubNameOf } from "../rpc/pubsub-hub-name";
 import { answerRpcBody } from "../rpc/rpc-proxy";
 
 /**

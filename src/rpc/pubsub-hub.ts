@@ -6,7 +6,7 @@ import { PubSubHubState, type PubSubAttachment } from "./pubsub-hub-state";
 
 /**
  * Solana PubSub through `GET /rpc` (Upgrade: websocket), shared: one `PubSubHub` Durable Object per upstream cluster
- * (named by `hubNameOf`) accepts every client socket and keeps ONE upstream PubSub socket, on which each distinct
+ * (named by `hubNameOf`, pubsub-hub-name.ts) accepts every client socket and keeps ONE upstream PubSub socket, on which each distinct
  * subscription is made once (protocol: pubsub-hub-state.ts; frames: pubsub-frames.ts).
  *
  * Lifecycle:
@@ -27,11 +27,6 @@ const notRestorableCloseCode = 1012;
 
 /** Storage (the object's SQLite-backed KV): the next client subscription id not yet handed out, reserved in blocks. */
 const nextSubIdKey = "nextSubId";
-
-/** The hub of a cluster: one object per upstream PubSub URL list. */
-export function hubNameOf(clusterKey: string): string {
-  return `pubsub:${clusterKey}`;
-}
 
 /** Opens a WebSocket to the first upstream that accepts one, each within `pubSubConnectTimeoutMs`. */
 async function openUpstreamSocket(urls: readonly string[]): Promise<WebSocket> {

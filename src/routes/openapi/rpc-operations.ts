@@ -115,9 +115,9 @@ const get: Operation = {
   method: "get",
   path: "/rpc",
   operationId: "rpcPubSub",
-  summary: "Solana PubSub over WebSocket (`Upgrade: websocket`), relayed to the upstream node",
+  summary: "Solana PubSub over WebSocket (`Upgrade: websocket`), identical subscriptions shared upstream",
   description:
-    "The stable subscriptions (accountSubscribe, signatureSubscribe, slotSubscribe, …) relayed to `UPSTREAM_WS_URL`, so web3.js and kit " +
+    "The stable subscriptions (accountSubscribe, signatureSubscribe, slotSubscribe, …) through one hub per upstream (`UPSTREAM_WS_URL`) that makes each distinct subscription once upstream and gives every client its own ids, so web3.js and kit " +
     "send-and-confirm work through `/rpc`. Frames are JSON-RPC; see docs/rpc.md#websocket-pubsub-on-rpc for caps and close codes.",
   tags: ["rpc"],
   authenticated: true,

@@ -1,7 +1,7 @@
 /**
  * A transparent WebSocket hop between the worker and localnet's PubSub, so tests can see the upstream side of the
- * relay (one upstream socket per client socket, which frames reach the node, that a client close closes it) and
- * make it fail (drop every upstream socket, refuse new ones).
+ * PubSub hub (how many upstream sockets it opens, which frames reach the node) and make it fail (drop every upstream
+ * socket, refuse new ones).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -57,6 +57,8 @@ export async function startPubSubTap(targetUrl: string): Promise<PubSubTap> {
       node.on("open", () => held.splice(0).forEach((text) => node.send(text)));
       node.on("message", (data) => client.send(String(data)));
       node.on("close", () => client.close());
+      // Closing a node socket that is still connecting emits an error: expected here, never an unhandled one.
+      node.on("error", () => client.close());
       client.on("message", (data) => {
         const text = String(data);
         tap.framesUp.push(text);
@@ -65,7 +67,8 @@ export async function startPubSubTap(targetUrl: string): Promise<PubSubTap> {
       });
       client.on("close", () => {
         sockets.delete(client);
-        node.close();
+        if (node.readyState === WebSocket.CONNECTING) node.terminate();
+        else node.close();
       });
     });
   });
