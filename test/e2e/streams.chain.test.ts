@@ -7,7 +7,9 @@
  * - a second client on the same tokens disconnects halfway, comes back to its room (`?connectionId=`) and resumes
  *   from its last seq: together its frames are exactly the first client's trades, none missing, none twice;
  * - both go on numbering without a gap across a 12 s pause in which their rooms hibernate;
- * - a client subscribed to trades of some wallets gets every trade those wallets made, whatever the token.
+ * - a client subscribed to trades of some wallets gets every trade those wallets made, whatever the token;
+ * - a new-pair subscription gets the world's new pools and launches, numbered without a gap (price events need the
+ *   pool registry in D1, which this served worker does not migrate: checked only for kind, token and numbering).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -123,6 +125,13 @@ describe("chain tail → rooms → ws clients, against localnet's ground truth",
     await until("c connected", () => c.frames.find((f) => f.type === "connected"));
     c.ws.send(JSON.stringify({ method: "subscribeTrade", tokens: wallets }));
     await until("c's ack", () => c.frames.find((f) => f.type === "subscribeTrade"));
+    // and a fourth to prices of the same tokens and to new pairs
+    const d = await open("");
+    await until("d connected", () => d.frames.find((f) => f.type === "connected"));
+    d.ws.send(JSON.stringify({ method: "subscribePrice", tokens: mints }));
+    d.ws.send(JSON.stringify({ method: "subscribeNewpair" }));
+    const priceAck = await until("d's price ack", () => d.frames.find((f) => f.type === "subscribePrice"));
+    const newpairAck = await until("d's newpair ack", () => d.frames.find((f) => f.type === "subscribeNewpair"));
     const bConnection = (await until("b connected", () => b.frames.find((f) => f.type === "connected"))).connectionId!;
     for (const client of [a, b]) client.ws.send(JSON.stringify({ method: "subscribeTrade", tokens: mints }));
     await until("a's ack", () => a.frames.find((f) => f.type === "subscribeTrade"));
@@ -176,7 +185,20 @@ describe("chain tail → rooms → ws clients, against localnet's ground truth",
     expect(cTrades.every((f) => wallets.includes(f.data!.wallet))).toBe(true);
     expect(cTrades.map((f) => f.seq)).toEqual(cTrades.map((_, i) => i + 1));
     c.ws.close();
-    console.log(JSON.stringify({ streamsChainE2e: { slots: tip - start, tokens: mints.length, trades: aTrades.length, wallets: wallets.length, walletTrades: cTrades.length, replayedOnResume: (resumed as { replayed?: number }).replayed } }));
+
+    // and d has price records of those tokens only (at most one per token per slot, seq 1..n), and new pairs (seq 1..n)
+    const prices = d.frames.filter((f) => f.type === "price") as unknown as { subscribeId: string; seq: number; data: { ca: string; slot: number; priceInUsd: string } }[];
+    // (none arrive here: the served worker's D1 has no tables, so the tail cannot price — it logs price-unavailable; the
+    // worker-pool suite, which applies the migrations, covers price events)
+    expect(prices.every((f) => f.subscribeId === priceAck.subscribeId && mints.includes(f.data.ca))).toBe(true);
+    expect(prices.map((f) => f.seq)).toEqual(prices.map((_, i) => i + 1));
+    expect(new Set(prices.map((f) => `${f.data.ca}:${f.data.slot}`)).size).toBe(prices.length);
+    const pairs = d.frames.filter((f) => f.type === "newpair");
+    expect(pairs.length).toBeGreaterThan(0);
+    expect(pairs.every((f) => f.subscribeId === newpairAck.subscribeId)).toBe(true);
+    expect(pairs.map((f) => f.seq)).toEqual(pairs.map((_, i) => i + 1));
+    d.ws.close();
+    console.log(JSON.stringify({ streamsChainE2e: { slots: tip - start, tokens: mints.length, trades: aTrades.length, wallets: wallets.length, walletTrades: cTrades.length, prices: prices.length, newPairs: pairs.length, replayedOnResume: (resumed as { replayed?: number }).replayed } }));
     a.ws.close();
     back.ws.close();
   }, 180_000);
