@@ -99,7 +99,8 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
   }
 
   override async alarm(): Promise<void> {
-    let next: number | null = null;
+    // If the timed work throws, the heartbeat still comes back (an alarm not set again would end them for good).
+    let next: number | null = Date.now() + limits.streams.heartbeatMs;
     this.guard("alarm", () => {
       next = this.state.alarm();
     });
