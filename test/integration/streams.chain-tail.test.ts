@@ -85,9 +85,10 @@ async function recordInto(stub: DurableObjectStub<ChainTail>, into: Publish[], b
 }
 
 /** The world's tokens traded in the slots before `slot` (wSOL and stables aside), and those swaps. */
-async function recentlyTraded(slot: number): Promise<{ recent: Truth[]; traded: string[] }> {
-  const recent = (await truthIn(Math.max(1, slot - 300), slot)).filter((t) => !t.failed);
-  return { recent, traded: [...new Set(recent.map((t) => t.baseMint))].filter((m) => !STABLE_OR_SOL.has(m)).sort() };
+async function recentlyTraded(slot: number): Promise<{ recent: Truth[]; failed: Truth[]; traded: string[] }> {
+  const all = await truthIn(Math.max(1, slot - 300), slot);
+  const recent = all.filter((t) => !t.failed);
+  return { recent, failed: all.filter((t) => t.failed), traded: [...new Set(recent.map((t) => t.baseMint))].filter((m) => !STABLE_OR_SOL.has(m)).sort() };
 }
 
 /** The most frequent values of `pick` among `rows`. */
@@ -105,10 +106,11 @@ describe("chain tail vs localnet's ground truth", () => {
     // Given the world's recent traders and tokens (the subscriptions: half the traded mints, the busiest wallets and mints)
     await advance(2);
     const confirmed = await confirmedSlot();
-    const { recent, traded } = await recentlyTraded(confirmed);
+    const { recent, failed, traded } = await recentlyTraded(confirmed);
     mints = traded.filter((_, i) => i % 2 === 0);
     otherMints = traded.filter((_, i) => i % 2 === 1);
-    wallets = mostFrequent(recent, (t) => t.wallet, 3);
+    // (the busiest traders, and the one whose swaps failed most: failed transactions move its SOL too)
+    wallets = [...new Set([...mostFrequent(recent, (t) => t.wallet, 2), ...mostFrequent(failed, (t) => t.wallet, 1), ...mostFrequent(recent, (t) => t.wallet, 3)])].slice(0, 3);
     priced = mostFrequent(recent.filter((t) => mints.includes(t.baseMint)), (t) => t.baseMint, 3);
     // And a chain tail whose rooms are recording sinks
     await recordInto(tail(), published);
