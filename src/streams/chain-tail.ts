@@ -215,6 +215,9 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     const { upstream } = servicesOf(this.env);
     const { result: tip } = await upstream.call<number>("getSlot", [{ commitment: "confirmed" }], { idempotent: true });
     let cursor = await this.ctx.storage.get<number>("cursor");
+    // A node a few slots behind (another upstream answered) is waited for: going back would publish blocks twice. Only
+    // a chain far behind the cursor (a restarted cluster) moves the cursor back, to its tip.
+    if (cursor !== undefined && cursor > tip && cursor - tip <= limits.chainTail.maxCatchUpSlots) return { cursor, tip, blocks: 0, more: false };
     if (cursor === undefined || cursor > tip) {
       await this.ctx.storage.put("cursor", tip);
       return { cursor: tip, tip, blocks: 0, more: false };

@@ -331,6 +331,23 @@ describe("chain tail under faults", () => {
     expect(Math.min(...slots)).toBeLessThanOrEqual(now);
   });
 
+  it("waits for a node behind its cursor (as when another upstream answers) instead of reading blocks again", async () => {
+    // Given a cursor 5 slots past the node's confirmed tip
+    const now = await confirmedSlot();
+    await runInDurableObject(faulty(), async (_i, state) => state.storage.put("cursor", now + 5));
+    const mark = got.length;
+    // When the node moves 3 slots (still behind the cursor), then 5 more
+    await advance(3);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(got.slice(mark), "nothing read again while the node is behind").toEqual([]);
+    await advance(5);
+    await waitForCursor(faulty(), await confirmedSlot());
+    // Then only slots after the cursor were published
+    const slots = got.slice(mark).flatMap((p) => p.events.map((e) => e.slot));
+    expect(slots.length).toBeGreaterThan(0);
+    expect(Math.min(...slots)).toBeGreaterThan(now + 5);
+  });
+
   it("keeps limits.chainTail.maxTopicsPerRoom topics of a room and drops one more and malformed ones (never throws)", async () => {
     const stored = async () => runInDurableObject(faulty(), async (_i, state) => state.storage.get<string[]>("room:room-limits"));
     const topics = Array.from({ length: limits.chainTail.maxTopicsPerRoom + 1 }, (_, i) => `price:${base58Of(i)}`);
