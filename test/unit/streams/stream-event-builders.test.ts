@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { readBlock, type JsonBlock } from "../../../src/trades/block-reading";
 import { tradeItemOf, tradeItemSchema } from "../../../src/trades/trade-queries";
-import { blockEvents, eventsForRoom, mintsToPrice, priceEvents } from "../../../src/streams/stream-event-builders";
+import { addressesOf, blockEvents, eventsForRoom, mintsToPrice, priceEvents, topicPattern } from "../../../src/streams/stream-event-builders";
 import { streamEventSchema } from "../../../src/streams/stream-events";
 import { walletChangesOfBlock } from "../../../src/streams/wallet-changes";
 import type { JsonTransaction } from "../../../src/trades/json-transaction";
@@ -132,5 +132,20 @@ describe("prices and rooms", () => {
     const all = [...blockEvents(stored, raw, new Set([`trade:${MINT}`, `trade:${CREATOR}`, "newpair"])), ...prices];
     expect(eventsForRoom(all, new Set(["newpair", `price:${MINT}`])).map((e) => e.kind)).toEqual(["newpair", "price"]);
     expect(eventsForRoom(all, new Set([`trade:${CREATOR}`])).map((e) => e.topic)).toEqual([`trade:${CREATOR}`]);
+  });
+});
+
+describe("topics", () => {
+  it("accepts newpair and trade:/price:/wallet: with a base58 address; refuses anything else", () => {
+    for (const ok of ["newpair", `trade:${MINT}`, `price:${WSOL}`, `wallet:${CREATOR}`, `trade:${"1".repeat(32)}`]) expect(topicPattern.test(ok), ok).toBe(true);
+    for (const bad of ["", "newpairs", "trade:", `trade:${MINT}x`.padEnd(60, "x"), `trade:${MINT.replace("5", "0")}`, `swap:${MINT}`, ` trade:${MINT}`, `trade:${"1".repeat(31)}`, `TRADE:${MINT}`]) {
+      expect(topicPattern.test(bad), bad).toBe(false);
+    }
+  });
+
+  it("addressesOf picks the addresses of one kind of topic", () => {
+    const topics = ["newpair", `trade:${MINT}`, `wallet:${CREATOR}`, `price:${MINT}`, `wallet:${WSOL}`];
+    expect([...addressesOf(topics, "wallet")]).toEqual([CREATOR, WSOL]);
+    expect([...addressesOf(topics, "trade")]).toEqual([MINT]);
   });
 });
