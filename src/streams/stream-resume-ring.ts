@@ -68,6 +68,13 @@ export class ResumeRing {
     return this.bytes;
   }
 
+  /** Every entry kept, oldest first (what a room writes down when the subscription's socket closes). */
+  kept(): RingEntry[] {
+    const out: RingEntry[] = [];
+    for (let i = this.head; i < this.datas.length; i++) out.push({ seq: this.headSeq + (i - this.head), at: this.ats[i]!, type: this.type, dataJson: this.datas[i]! });
+    return out;
+  }
+
   /** The events after `fromSeq` up to `lastSeq` (the subscription's current seq), or what part of them is lost. */
   replayAfter(fromSeq: number, lastSeq: number, now: number): Replay {
     this.expire(now);

@@ -7,13 +7,14 @@
  *
  * What survives hibernation: per socket, its attachment (`SocketAttachment`: connection id, account, auth deadline, its
  * subscriptions' ids and seqs — small, workerd caps it at 2,048 bytes); per subscription, its row (kind, addresses,
- * account; seq when detached). What does not: resume rings (a resume after a restart says what it lost), rate buckets,
- * bad-frame counts, unread-byte counts (all start afresh, in the client's favour).
+ * account; seq when detached), and the kept events of subscriptions waiting for a resume. What does not: the rings of
+ * attached subscriptions (a resume after a restart says what it lost), rate buckets, bad-frame counts, unread-byte
+ * counts (all start afresh, in the client's favour).
  */
 import { z } from "zod/mini";
 import { limits } from "../limits";
 import type { StreamEvent } from "./stream-events";
-import { ResumeRing } from "./stream-resume-ring";
+import { ResumeRing, type RingEntry } from "./stream-resume-ring";
 import {
   closeCodes,
   errorFrame,
@@ -62,7 +63,17 @@ export interface SubscriptionRow {
 export interface SubscriptionStore {
   all(): SubscriptionRow[];
   put(row: SubscriptionRow): void;
+  /** Removes the subscription and its kept events. */
   remove(id: string): void;
+  /**
+   * Events kept for subscriptions waiting to be resumed (their socket closed): written down so a room that is evicted
+   * meanwhile can still replay them. Attached subscriptions' rings live in memory only.
+   */
+  keepEvents(id: string, entries: RingEntry[]): void;
+  keptEvents(id: string): RingEntry[];
+  dropEvents(id: string): void;
+  /** Forgets kept events older than `before` (unix ms), of every subscription. */
+  expireEvents(before: number): void;
 }
 
 export interface RoomDeps {
@@ -148,7 +159,14 @@ export class StreamRoomState {
         continue;
       }
       const at = row.detachedAt ?? now;
-      this.addSubscription({ ...row, detachedAt: at }, null);
+      const sub = this.addSubscription({ ...row, detachedAt: at }, null);
+      const kept = this.deps.store.keptEvents(row.id);
+      if (kept.length > 0 && kept[kept.length - 1]!.seq === row.seq) {
+        // Seqs up to the first kept one are lost (and reported on resume); the kept ones replay as before the eviction.
+        sub.ring = new ResumeRing(limits.streams.resumeWindowMs, limits.streams.resumeRingBytes, kept[0]!.seq - 1);
+        for (const entry of kept) sub.ring.push(entry);
+        sub.ring.expire(now);
+      }
       if (row.detachedAt === null) this.deps.store.put({ ...row, detachedAt: at });
       detached++;
     }
@@ -224,6 +242,8 @@ export class StreamRoomState {
       sub.socket = null;
       sub.detachedAt = now;
       this.deps.store.put(rowOf(sub));
+      sub.ring.expire(now);
+      this.deps.store.keepEvents(sub.id, sub.ring.kept());
     }
   }
 
@@ -256,6 +276,7 @@ export class StreamRoomState {
         const ws = sub.socket;
         if (ws === null) {
           waiting.add(sub);
+          this.deps.store.keepEvents(sub.id, [{ seq: sub.seq, at: now, type, dataJson }]);
           continue;
         }
         const st = this.sockets.get(ws);
@@ -295,6 +316,7 @@ export class StreamRoomState {
       if (sub.socket === null && sub.detachedAt !== null && sub.detachedAt + limits.streams.resumeWindowMs <= now) this.removeSubscription(sub);
       else sub.ring.expire(now);
     }
+    this.deps.store.expireEvents(now - limits.streams.resumeWindowMs);
     this.noteTopics();
     return this.nextAlarm(now);
   }
@@ -403,6 +425,7 @@ export class StreamRoomState {
     sub.detachedAt = null;
     st.subs.set(id, sub);
     this.deps.store.put(rowOf(sub));
+    this.deps.store.dropEvents(id);
     this.send(ws, st, JSON.stringify({ type: "resume", status: "success", subscribeId: id, fromSeq, replayed: replay.entries.length }));
     if (!replay.ok) {
       this.send(

@@ -31,6 +31,7 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
       "CREATE TABLE IF NOT EXISTS subscriptions (id TEXT PRIMARY KEY, account TEXT NOT NULL, kind TEXT NOT NULL, tokens TEXT NOT NULL, seq INTEGER NOT NULL, detached_at INTEGER)",
     );
     sql.exec("CREATE TABLE IF NOT EXISTS room_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS kept_events (sub TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (sub, seq))");
     this.roomName = sql.exec<{ value: string }>("SELECT value FROM room_meta WHERE key = 'name'").toArray()[0]?.value;
     this.state = new StreamRoomState({
       store: sqlSubscriptionStore(sql),
@@ -184,6 +185,24 @@ function sqlSubscriptionStore(sql: SqlStorage): SubscriptionStore {
     },
     remove(id) {
       sql.exec("DELETE FROM subscriptions WHERE id = ?", id);
+      sql.exec("DELETE FROM kept_events WHERE sub = ?", id);
+    },
+    keepEvents(id, entries) {
+      for (const entry of entries) {
+        sql.exec("INSERT OR REPLACE INTO kept_events (sub, seq, at, type, data) VALUES (?, ?, ?, ?, ?)", id, entry.seq, entry.at, entry.type, entry.dataJson);
+      }
+    },
+    keptEvents(id) {
+      return sql
+        .exec<{ seq: number; at: number; type: string; data: string }>("SELECT seq, at, type, data FROM kept_events WHERE sub = ? ORDER BY seq", id)
+        .toArray()
+        .map((row) => ({ seq: row.seq, at: row.at, type: row.type, dataJson: row.data }));
+    },
+    dropEvents(id) {
+      sql.exec("DELETE FROM kept_events WHERE sub = ?", id);
+    },
+    expireEvents(before) {
+      sql.exec("DELETE FROM kept_events WHERE at < ?", before);
     },
   };
 }

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { limits } from "../../../src/limits";
 import { base58Encode } from "../../../src/solana/base58";
 import type { StreamEvent } from "../../../src/streams/stream-events";
+import type { RingEntry } from "../../../src/streams/stream-resume-ring";
 import { StreamRoomState, type RoomDeps, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
 
 const SOL = "So11111111111111111111111111111111111111112";
@@ -43,13 +44,31 @@ class FakeSocket implements RoomSocket {
 
 let clock: number;
 let rows: Map<string, SubscriptionRow>;
+let kept: Map<string, Map<number, RingEntry>>;
 let topics: string[][];
 let pings: Map<RoomSocket, number>;
 let nextId: number;
 
 function deps(): RoomDeps {
   return {
-    store: { all: () => [...rows.values()].map((r) => ({ ...r })), put: (row) => void rows.set(row.id, { ...row }), remove: (id) => void rows.delete(id) },
+    store: {
+      all: () => [...rows.values()].map((r) => ({ ...r })),
+      put: (row) => void rows.set(row.id, { ...row }),
+      remove: (id) => {
+        rows.delete(id);
+        kept.delete(id);
+      },
+      keepEvents: (id, entries) => {
+        const m = kept.get(id) ?? new Map<number, RingEntry>();
+        for (const e of entries) m.set(e.seq, { ...e });
+        kept.set(id, m);
+      },
+      keptEvents: (id) => [...(kept.get(id)?.values() ?? [])].sort((a, b) => a.seq - b.seq),
+      dropEvents: (id) => void kept.delete(id),
+      expireEvents: (before) => {
+        for (const m of kept.values()) for (const [seq, e] of m) if (e.at < before) m.delete(seq);
+      },
+    },
     now: () => clock,
     authenticate: async (key) => (key.startsWith("good-") ? key.slice(5) : null),
     topicsChanged: (t) => void topics.push(t),
@@ -62,6 +81,7 @@ function deps(): RoomDeps {
 beforeEach(() => {
   clock = 1_000_000;
   rows = new Map();
+  kept = new Map();
   topics = [];
   pings = new Map();
   nextId = 1;
@@ -415,7 +435,7 @@ describe("hibernation: a woken room restores subscriptions from the sockets' att
     expect(back.take()[0]).toMatchObject({ type: "resume", status: "success", subscribeId: waiting });
   });
 
-  it("a resume across the restart says what the restart lost", async () => {
+  it("a subscription waiting for its resume keeps its events across a restart (they are written down)", async () => {
     const before = new StreamRoomState(deps());
     const ws = connected(before);
     const id = await subscribe(before, ws, "subscribeTrade", [MINT_A]);
@@ -427,11 +447,35 @@ describe("hibernation: a woken room restores subscriptions from the sockets' att
     after.publish(trade(MINT_A, 3));
     const back = connected(after);
     await after.message(back, JSON.stringify({ method: "resume", subscribeId: id, fromSeq: 1 }));
-    // Then seq 2 (sent while the socket was away, before the restart) is reported lost, never reused: trade 3 is seq 3
+    // Then seq 2 (numbered while the socket was away, before the restart) was written down and is replayed, then 3
     expect(back.take()).toEqual([
-      { type: "resume", status: "success", subscribeId: id, fromSeq: 1, replayed: 1 },
-      expect.objectContaining({ type: "error", subscribeId: id, lostFromSeq: 2, lostToSeq: 2 }),
+      { type: "resume", status: "success", subscribeId: id, fromSeq: 1, replayed: 2 },
+      expect.objectContaining({ type: "trade", subscribeId: id, seq: 2, data: expect.objectContaining({ signature: "sig2" }) }),
       expect.objectContaining({ type: "trade", subscribeId: id, seq: 3, data: expect.objectContaining({ signature: "sig3" }) }),
+    ]);
+    // and once resumed, its kept events are no longer written down (its ring is in memory again)
+    expect(kept.get(id)).toBeUndefined();
+  });
+
+  it("what a restart loses is said, never renumbered: events of an attached subscription before the room slept", async () => {
+    // Given a socket that got seqs 1..2, then the room slept (its memory rings are gone) and the socket closed
+    const before = new StreamRoomState(deps());
+    const ws = connected(before);
+    const id = await subscribe(before, ws, "subscribeTrade", [MINT_A]);
+    before.publish(trade(MINT_A, 1));
+    before.publish(trade(MINT_A, 2));
+    const after = new StreamRoomState(deps());
+    after.restore([ws]);
+    after.closed(ws);
+    after.publish(trade(MINT_A, 3));
+    // When it resumes from 0
+    const back = connected(after);
+    await after.message(back, JSON.stringify({ method: "resume", subscribeId: id, fromSeq: 0 }));
+    // Then 1..2 are reported lost and 3 follows as seq 3
+    expect(back.take()).toEqual([
+      { type: "resume", status: "success", subscribeId: id, fromSeq: 0, replayed: 1 },
+      expect.objectContaining({ type: "error", subscribeId: id, lostFromSeq: 1, lostToSeq: 2 }),
+      expect.objectContaining({ type: "trade", subscribeId: id, seq: 3 }),
     ]);
   });
 
