@@ -41,7 +41,7 @@ import { servicesOf } from "../services";
 import { WSOL_MINT } from "../solana/well-known";
 import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
 import { poolUpsertStatements, type StoredBlock } from "../trades/trade-store";
-import { blockEvents, eventsForRoom, mintsToPrice, priceEvents, topicPattern } from "./stream-event-builders";
+import { blockEvents, eventsForRoom, mintsToPrice, priceEvents, priceTopic, topicPattern } from "./stream-event-builders";
 import type { StreamEvent, StreamEventSink, TopicRegistry } from "./stream-events";
 
 const ROOM_PREFIX = "room:";
@@ -74,6 +74,8 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
   private rooms = new Map<string, Set<string>>();
   /** consecutive failed publishes per room */
   private publishFailures = new Map<string, number>();
+  /** Per priced mint, the chain slot of the last record pushed: a record read at that slot or before says nothing new. */
+  private pricedAtSlot = new Map<string, number>();
   /** consecutive failed runs (upstream faults): the backoff's exponent */
   private faults = 0;
   /** a run is in progress; a wake during it makes the next one start at once */
@@ -289,7 +291,15 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
       log("error", { event: "block-skipped", slot: block.slot, reason: `events: ${messageOf(err)}` });
       return;
     }
-    events.push(...priceEvents(block.slot, await this.prices(mintsToPrice(block, wanted), block.slot)));
+    // The block's own events go out first; its price events (an account read per batch of mints) follow in a second
+    // publish, so a slow price read never holds trades back. Each room still sees them in chain order.
+    await this.publishAll(events);
+    for (const mint of this.pricedAtSlot.keys()) if (!wanted.has(priceTopic(mint))) this.pricedAtSlot.delete(mint);
+    const toPrice = mintsToPrice(block, wanted);
+    if (toPrice.length > 0) await this.publishAll(priceEvents(block.slot, await this.prices(toPrice, block.slot)));
+  }
+
+  private async publishAll(events: StreamEvent[]): Promise<void> {
     if (events.length === 0) return;
     await Promise.all([...this.rooms].map(([room, topics]) => this.publishTo(room, eventsForRoom(events, topics))));
   }
@@ -308,8 +318,14 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
       for (const mint of mints) {
         const outcome = outcomes.get(mint);
         // a stale record (the upstream failed) says nothing new about this block
-        if (outcome?.ok && outcome.record.stale !== true) records.push(outcome.record);
-        else log("warn", { event: "price-unavailable", slot, mint, error: outcome?.ok ? "stale" : outcome?.error.code });
+        if (!outcome?.ok || outcome.record.stale === true) {
+          log("warn", { event: "price-unavailable", slot, mint, error: outcome?.ok ? "stale" : outcome?.error.code });
+          continue;
+        }
+        // While the tail catches up, two blocks can be priced at the same chain tip: the same record is pushed once.
+        if ((this.pricedAtSlot.get(mint) ?? -1) >= outcome.record.slot) continue;
+        this.pricedAtSlot.set(mint, outcome.record.slot);
+        records.push(outcome.record);
       }
       return records;
     } catch (err) {

@@ -6,7 +6,7 @@
  * `ingest_failures`, logged, and stored as a block with no trades so the frontier moves on.
  */
 import { limits } from "../limits";
-import { UpstreamError, type Upstream } from "../solana/upstream";
+import type { Upstream } from "../solana/upstream";
 import { BlockParseError, fetchBlock, readBlock, type JsonBlock } from "./block-reading";
 import { storeBlocks, storedSlots, type StoredBlock } from "./trade-store";
 
@@ -26,9 +26,6 @@ export interface RangeReport {
   /** D1 rows written storing them (index entries included) */
   rowsWritten: number;
 }
-
-/** JSON-RPC errors meaning "no block in this slot" (skipped, or not kept by this node): nothing to ingest. */
-const NO_BLOCK_CODES = new Set([-32007, -32009]);
 
 /** The SOL/USD of the last stored block before `slot` (the carry for blocks without a SOL/stable swap). */
 async function solUsdBefore(deps: IngestDeps, slot: number): Promise<number | null> {
@@ -69,7 +66,6 @@ export async function ingestRange(deps: IngestDeps, from: number, to: number, la
       const answer = answers[k]!;
       if (answer.status === "rejected") {
         const err = answer.reason;
-        if (err instanceof UpstreamError && err.rpcError && NO_BLOCK_CODES.has(err.rpcError.code)) continue;
         if (!lastAttempt) {
           fault ??= err;
           continue;

@@ -277,7 +277,7 @@ describe("trend and OHLCV vs a brute-force recomputation from the ground truth",
         expect(relErr(entry.buy_volume_usd, s.buy)).toBeLessThan(1e-9);
         expect(relErr(entry.sell_volume_usd, s.sell)).toBeLessThan(1e-9);
         expect(entry.net_inflow_usd).toBe(entry.buy_volume_usd - entry.sell_volume_usd);
-        if (!decimals.has(mint)) decimals.set(mint, (await chainRpc<{ value: { decimals: number } }>("getTokenSupply", [mint])).value.decimals);
+        if (!decimals.has(mint)) decimals.set(mint, (await chainRpc<{ value: { decimals: number } }>("getTokenSupply", [mint, { commitment: "confirmed" }])).value.decimals);
         const lastPrice = (s.last.quoteUi / (Number(s.last.baseRaw) / 10 ** decimals.get(mint)!)) * s.last.usdPerQuote;
         expect(relErr(entry.latest_price, lastPrice), `latest price of ${mint}`).toBeLessThan(1e-9);
       }
@@ -290,7 +290,8 @@ describe("trend and OHLCV vs a brute-force recomputation from the ground truth",
     const counts = new Map<string, number>();
     for (const t of all) if (t.base !== WSOL && !STABLES.has(t.base)) counts.set(t.base, (counts.get(t.base) ?? 0) + 1);
     const mint = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-    const { value } = await chainRpc<{ value: { decimals: number } }>("getTokenSupply", [mint]);
+    // (confirmed: a token launched in the last 32 slots is not finalized yet)
+    const { value } = await chainRpc<{ value: { decimals: number } }>("getTokenSupply", [mint, { commitment: "confirmed" }]);
     const mine = all.filter((t) => t.base === mint && t.minute <= row!.end_minute).sort(later);
     const candles = new Map<number, { open: number; high: number; low: number; close: number; volume: number }>();
     for (const t of mine) {

@@ -2,10 +2,10 @@
  * The worker served for real on a free port, for clients that need a real HTTP and WebSocket server (inside the
  * workers pool a client `new WebSocket()` to SELF is impossible): the bundle `wrangler deploy --dry-run` builds (what
  * ships), run by Miniflare with the bindings of wrangler.toml (KV, D1, and the Durable Objects: the /rpc PubSub hub, the
- * stream rooms) — one workerd, no wrangler-dev proxy. ~3 s to start.
+ * stream rooms, the chain tail) and the D1 schema applied — one workerd, no wrangler-dev proxy. ~3 s to start.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -22,6 +22,15 @@ export interface ServedWorker {
   /** Stores a fresh API key in the worker's KV; returns the plaintext. */
   newApiKey(opts?: { revoked?: boolean }): Promise<string>;
   close(): Promise<void>;
+}
+
+/** The D1 schema (migrations/, in order), as `wrangler d1 migrations apply` would: the pool registry and trade index. */
+async function applyMigrations(db: { prepare(sql: string): { run(): Promise<unknown> } }): Promise<void> {
+  const dir = path.join(projectRoot, "migrations");
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort()) {
+    const sql = (await readFile(path.join(dir, file), "utf8")).replace(/--.*$/gm, "");
+    for (const statement of sql.split(";").map((s) => s.trim()).filter(Boolean)) await db.prepare(statement).run();
+  }
 }
 
 /** Bundles the worker into a temporary directory and serves it with `vars` over wrangler.toml's. */
@@ -43,6 +52,7 @@ export async function serveWorker(vars: Record<string, string>): Promise<ServedW
       bindings: { ...workerOptions.bindings, ...vars },
     } as MiniflareOptions);
     const url = await mf.ready;
+    await applyMigrations(await mf.getD1Database("DB"));
     const kv = await mf.getKVNamespace("API_KEYS");
     return {
       origin: url.origin,
