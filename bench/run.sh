@@ -2,6 +2,7 @@
 # npm run bench: localnet + the bundled worker under Miniflare (two instances: normal price TTL and TTL 0 for cold
 # numbers), then wrk load and latency scripts. Prints numbers; never fails CI (not part of npm test).
 # BENCH_ONLY=price stops after the price section; BENCH_ONLY=trade-index runs only the trade index section;
+# BENCH_ONLY=streams runs only the live streams section (/rpc PubSub hub, /ws prices, memory per idle connection);
 # BENCH_SECONDS sets each wrk run's length (default 10).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,26 @@ trade_index_section() {
     WORKER_LOG=/tmp/bench-worker-$TI_PORT.log node bench/trade-index.mjs
 }
 if [ "${BENCH_ONLY:-}" = "trade-index" ]; then trade_index_section; exit 0; fi
+
+# Live streams (issue 12): its own localnet producing a slot every STREAMS_SLOT_MS (300) and its own worker (the Durable
+# Objects PUBSUB_HUB, STREAM_ROOM, CHAIN_TAIL bound by bench/serve-worker.mjs; its control server hands out more keys).
+STR_LN_PORT=18905; STR_WS_PORT=18906; STR_PORT=18792; STR_CONTROL_PORT=18793; STREAMS_SLOT_MS=${STREAMS_SLOT_MS:-300}
+streams_section() {
+  echo; echo "== streams: /rpc PubSub hub push delay, /ws price push delay, memory per idle connection (node bench/streams.mjs)"
+  echo "src at $(git rev-parse --short HEAD), uncommitted changes in src/: $(git status --porcelain -- src | wc -l) files"
+  setsid npx tsx localnet/main.ts --port $STR_LN_PORT --ws-port $STR_WS_PORT --seed 1 --slot-ms $STREAMS_SLOT_MS >/tmp/bench-localnet-streams.log 2>&1 & pids+=($!)
+  for _ in $(seq 1 100); do curl -sf http://127.0.0.1:$STR_LN_PORT/health >/dev/null && break; sleep 0.2; done
+  PORT=$STR_PORT CONTROL_PORT=$STR_CONTROL_PORT PRICE_CACHE_TTL_MS=1000 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$STR_LN_PORT \
+    UPSTREAM_WS_URL=ws://127.0.0.1:$STR_WS_PORT METADATA_DEV_HOSTS=127.0.0.1:$STR_LN_PORT setsid node bench/serve-worker.mjs >/tmp/bench-worker-$STR_PORT.log 2>&1 & pids+=($!)
+  local worker_pgid=$!
+  for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$STR_PORT.log && break; sleep 0.2; done
+  grep -q "^ready" /tmp/bench-worker-$STR_PORT.log || { cat /tmp/bench-worker-$STR_PORT.log; return 0; }
+  sleep 5 # the chain grows past a few dozen slots (the price bench picks the busiest tokens of the last 100)
+  BASE_URL=http://127.0.0.1:$STR_PORT LOCALNET_URL=http://127.0.0.1:$STR_LN_PORT LOCALNET_WS_URL=ws://127.0.0.1:$STR_WS_PORT API_KEY=$KEY \
+    CONTROL_URL=http://127.0.0.1:$STR_CONTROL_PORT WORKER_PGID=$worker_pgid SLOT_MS=$STREAMS_SLOT_MS timeout 600 node bench/streams.mjs \
+    || echo "streams bench ended early (exit $?)"
+}
+if [ "${BENCH_ONLY:-}" = "streams" ]; then streams_section; exit 0; fi
 
 # 2 s slots: the chain stays live (fresh oracle, new swaps) without its block production competing with wrk for the 2 cores.
 setsid npx tsx localnet/main.ts --port $LN_PORT --ws-port $WS_PORT --seed 1 --slot-ms 2000 >/tmp/bench-localnet.log 2>&1 & pids+=($!)
@@ -98,6 +119,8 @@ echo; echo "== localnet memory: 1,500 slots (10 min at 400 ms) produced in manua
 npx tsx --expose-gc bench/localnet-memory.ts 2>/dev/null
 
 trade_index_section
+
+streams_section
 
 echo; echo "== robustness: chaos, fuzz and memory tests (their counts)"
 npx vitest run test/integration/core.chaos.test.ts test/integration/core.memory.test.ts test/integration/rest.fuzz.test.ts test/integration/rpc.fuzz.test.ts 2>&1 \

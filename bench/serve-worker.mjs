@@ -4,10 +4,12 @@
 // CONTROL_PORT (optional: the bench's own control server, see the end of this file)
 // The trade-ingest queue is bound as in wrangler.toml (producer INGEST_QUEUE, this worker its consumer), so a cron run
 // that hands ranges to the queue is consumed here as in production (Miniflare delivers the batches).
+// The Durable Objects of wrangler.toml are bound as there (all three SQLite-backed, per its [[migrations]]): PUBSUB_HUB
+// (WebSocket PubSub on /rpc), STREAM_ROOM (the /ws rooms) and CHAIN_TAIL (follows the chain, feeds the rooms).
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Miniflare } from "miniflare";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 const port = Number(process.env.PORT ?? 18787);
 const key = process.env.BENCH_API_KEY;
@@ -21,6 +23,11 @@ const mf = new Miniflare({
   compatibilityFlags: ["nodejs_compat"],
   kvNamespaces: ["API_KEYS"],
   d1Databases: ["DB"],
+  durableObjects: {
+    PUBSUB_HUB: { className: "PubSubHub", useSQLite: true },
+    STREAM_ROOM: { className: "StreamRoom", useSQLite: true },
+    CHAIN_TAIL: { className: "ChainTail", useSQLite: true },
+  },
   queueProducers: { INGEST_QUEUE: { queueName: "trade-ingest" } },
   queueConsumers: { "trade-ingest": { maxBatchSize: 4, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "trade-ingest-dlq" } },
   bindings: {
@@ -40,14 +47,19 @@ for (const file of readdirSync("migrations").filter((f) => f.endsWith(".sql")).s
   const sql = readFileSync(`migrations/${file}`, "utf8").replace(/--.*$/gm, "");
   for (const statement of sql.split(";").map((s) => s.trim()).filter(Boolean)) await db.prepare(statement).run();
 }
-const hash = createHash("sha256").update(key).digest("hex");
 const kv = await mf.getKVNamespace("API_KEYS");
-await kv.put(`apikey:${hash}`, JSON.stringify({ keyId: "key_bench", hash, name: "bench", account: "acct_bench", plan: "scale", createdAt: Date.now(), revoked: false }));
+const storeKey = async (plaintext, keyId, account) => {
+  const hash = createHash("sha256").update(plaintext).digest("hex");
+  await kv.put(`apikey:${hash}`, JSON.stringify({ keyId, hash, name: "bench", account, plan: "scale", createdAt: Date.now(), revoked: false }));
+};
+await storeKey(key, "key_bench", "acct_bench");
 
 // The bench's control server (CONTROL_PORT, 127.0.0.1 only), answered here, never by the worker's code:
 //   POST /__bench/scheduled           one cron run (the worker's scheduled handler, as the * * * * * trigger would)
 //   POST /__bench/cache-delete?url=U  drops U from the default Cache API cache (cold-cache measurements)
 //   POST /__bench/sql  {sql, params}  runs one statement on the worker's D1 and answers its rows and meta
+//   POST /__bench/api-keys?n=N        stores N more API keys (each its own account) and answers {keys: [plaintext, …]}
+//                                     (/ws caps sockets per key per room shard: many idle sockets need many keys)
 const controlPort = Number(process.env.CONTROL_PORT ?? 0);
 if (controlPort) {
   const reply = (res, status, body) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -68,6 +80,17 @@ if (controlPort) {
         const { sql, params = [] } = JSON.parse(body);
         const { results, meta } = await db.prepare(sql).bind(...params).all();
         return reply(res, 200, { results, meta });
+      }
+      if (req.method === "POST" && u.pathname === "/__bench/api-keys") {
+        const n = Math.min(1000, Math.max(1, Number(u.searchParams.get("n") ?? 1) || 1));
+        const keys = [];
+        for (let i = 0; i < n; i++) {
+          const plaintext = `tmd_${randomBytes(24).toString("base64url")}`;
+          const id = randomBytes(6).toString("hex");
+          await storeKey(plaintext, `key_bench_${id}`, `acct_bench_${id}`);
+          keys.push(plaintext);
+        }
+        return reply(res, 200, { keys });
       }
       reply(res, 404, { error: `no bench route ${req.method} ${u.pathname}` });
     } catch (err) {
