@@ -127,13 +127,14 @@ async function hubPhase() {
     const measured = slots().slice(0, NOTIFICATIONS);
     await sleep(1500); // the last copies
     const delays = [];
-    let missing = 0;
+    const missing = new Map(); // slot → clients without that notification
     for (const got of received) for (const s of measured) {
       const at = got.get(s);
-      if (at === undefined) missing++;
+      if (at === undefined) missing.set(s, (missing.get(s) ?? 0) + 1);
       else delays.push(at - oracleAt.get(s));
     }
-    line(`  push delay behind localnet's own socket, ${n} client(s)`, `${stats(delays)} over ${measured.length} notifications${missing ? `; ${missing} copies missing` : ""}`);
+    const missingText = [...missing].map(([s, k]) => `slot ${s} at ${k} client(s)`).join(", ");
+    line(`  push delay behind localnet's own socket, ${n} client(s)`, `${stats(delays)} over ${measured.length} notifications${missing.size ? `; copies missing: ${missingText} (measured slots ${measured[0]}..${measured.at(-1)})` : ""}`);
     await closeAll(clients);
   };
 
