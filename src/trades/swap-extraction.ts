@@ -167,7 +167,7 @@ function readSwaps(
   });
   const namedBy = new Map<number, number>();
   for (const pair of reserveIndexes) for (const account of pair ?? []) namedBy.set(account, (namedBy.get(account) ?? 0) + 1);
-  const movements = reserveMovements(flat, keys, new Set(namedBy.keys()));
+  const movements = netOfTransferFees(reserveMovements(flat, keys, new Set(namedBy.keys())), namedBy, tokens);
   const ownerDeltas = lazy(() => deltasByOwnerAndMint(tokens));
 
   for (let s = 0; s < found.length; s++) {
@@ -324,6 +324,45 @@ function decimalsOfMint(tokens: ReadonlyMap<number, TokenBalance>, mint: string)
 }
 
 /** What visible instructions moved in or out of the reserve, inside the swap's CPI subtree [at, end) or outside it. */
+/**
+ * A token reserve several swaps name takes its amounts from the transfers in each swap's subtree. A Token-2022 mint with
+ * a transfer fee withholds part of every incoming transfer in the receiving account, so the transfers overstate what the
+ * reserve gained; the meta's balance change says by how much in all (visible transfers − balance change). That total is
+ * split back over the incoming transfers as the program computes fees — ceil(amount · bps / 10,000) — with the one fee
+ * rate that reproduces it exactly, else in proportion to the amounts (a maximum-fee cap). Reserves named once need none
+ * of this: their amount is the meta's balance change itself.
+ */
+function netOfTransferFees(movements: ReserveMovement[], namedBy: ReadonlyMap<number, number>, tokens: ReadonlyMap<number, TokenBalance>): ReserveMovement[] {
+  const out = movements;
+  for (const [account, count] of namedBy) {
+    if (count < 2) continue;
+    const change = tokenDelta(tokens.get(account));
+    if (change === undefined) continue;
+    const mine = out.map((m, i) => [m, i] as const).filter(([m]) => m.account === account && !m.lamports);
+    const withheld = mine.reduce((a, [m]) => a + m.amount, 0n) - change;
+    const incoming = mine.filter(([m]) => m.amount > 0n);
+    if (withheld <= 0n || incoming.length === 0) continue;
+    const fees = transferFees(incoming.map(([m]) => m.amount), withheld);
+    incoming.forEach(([m, i], k) => (out[i] = { ...m, amount: m.amount - fees[k]! }));
+  }
+  return out;
+}
+
+/** Per-transfer fees summing to `total`: the Token-2022 formula at the one rate that gives it, else proportional. */
+export function transferFees(amounts: readonly bigint[], total: bigint): bigint[] {
+  const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
+  for (let bps = 1n; bps <= 10_000n; bps++) {
+    const fees = amounts.map((a) => ceilDiv(a * bps, 10_000n));
+    const sum = fees.reduce((x, y) => x + y, 0n);
+    if (sum === total) return fees;
+    if (sum > total) break;
+  }
+  const all = amounts.reduce((x, y) => x + y, 0n);
+  const fees = amounts.map((a) => (total * a) / all);
+  fees[0] = fees[0]! + total - fees.reduce((x, y) => x + y, 0n);
+  return fees;
+}
+
 function moved(movements: readonly ReserveMovement[], reserve: { account: number; lamports: boolean }, at: number, end: number, inside: boolean): bigint {
   let sum = 0n;
   for (const m of movements) {

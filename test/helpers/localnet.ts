@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import type { WorldManifest, WorldPool, WorldToken } from "../../localnet/src/world/manifest";
+import type { TradeRecord } from "../../localnet/src/world/swap-truth";
 
 /** Plain JSON-RPC to localnet (not through the worker): the tests' independent view of the chain. */
 export async function chainRpc<T>(method: string, params: unknown[] = []): Promise<T> {
@@ -13,6 +14,13 @@ export async function chainRpc<T>(method: string, params: unknown[] = []): Promi
 export async function chainRpcText(body: string): Promise<string> {
   const res = await fetch(env.LOCALNET_URL, { method: "POST", headers: { "content-type": "application/json" }, body });
   return res.text();
+}
+
+/** localnet's ground truth of the swaps it made in slots `from`..`to` (`GET /__localnet/trades`), failed ones included. */
+export async function tradeTruth(from: number, to: number): Promise<TradeRecord[]> {
+  const res = await fetch(`${env.LOCALNET_URL}/__localnet/trades?from=${from}&to=${to}`);
+  if (res.status !== 200) throw new Error(`GET /__localnet/trades: HTTP ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { trades: TradeRecord[] }).trades;
 }
 
 export async function world(): Promise<WorldManifest> {

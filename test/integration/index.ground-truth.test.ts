@@ -9,7 +9,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
-import { advance, chainRpc, chainRpcText, world } from "../helpers/localnet";
+import { advance, chainRpc, chainRpcText, world, tradeTruth } from "../helpers/localnet";
+import type { TradeRecord } from "../../localnet/src/world/swap-truth";
 import { relErr } from "../helpers/numbers";
 import { ingestUntil, runCron } from "../helpers/trade-index";
 
@@ -17,21 +18,6 @@ const WSOL = "So11111111111111111111111111111111111111112";
 const STABLES = new Set(["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"]);
 const KINDS = ["pump-bonding-curve", "pumpswap", "raydium-amm-v4", "raydium-cpmm", "raydium-clmm", "meteora-dlmm", "meteora-damm-v1", "meteora-damm-v2", "meteora-dbc"];
 
-interface Truth {
-  signature: string;
-  slot: number;
-  txIndex: number;
-  ordinal: number;
-  pool: string;
-  kind: string;
-  wallet: string;
-  baseMint: string;
-  quoteMint: string;
-  side: string;
-  poolIn: { mint: string; amount: string };
-  poolOut: { mint: string; amount: string };
-  failed: boolean;
-}
 
 interface Row {
   slot: number;
@@ -54,13 +40,8 @@ interface Row {
 let key = "";
 let lo = 0;
 let hi = 0;
-let truth: Truth[] = [];
+let truth: TradeRecord[] = [];
 
-async function truthIn(from: number, to: number): Promise<Truth[]> {
-  const res = await fetch(`${env.LOCALNET_URL}/__localnet/trades?from=${from}&to=${to}`);
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { trades: Truth[] }).trades;
-}
 
 async function indexed(from: number, to: number): Promise<Row[]> {
   const { results } = await env.DB.prepare("SELECT * FROM trades WHERE slot BETWEEN ? AND ? ORDER BY slot, tx_index, ordinal").bind(from, to).all<Row>();
@@ -103,7 +84,7 @@ beforeAll(async () => {
   expect(await minuteOf(hi), "a block of a later minute than the traffic's").toBeGreaterThan(trafficMinute);
   // (the first run starts `initialSlots` back: the truth is compared over every slot the index holds)
   lo = (await env.DB.prepare("SELECT min(slot) AS slot FROM ingested_blocks").first<{ slot: number }>())!.slot;
-  truth = await truthIn(lo, hi);
+  truth = await tradeTruth(lo, hi);
 }, 240_000);
 
 describe("trade index vs localnet's ground truth", () => {
@@ -113,7 +94,7 @@ describe("trade index vs localnet's ground truth", () => {
     expect(made.length).toBeGreaterThanOrEqual(1000);
     expect(new Set(made.map((t) => t.kind))).toEqual(new Set(KINDS));
     expect(truth.some((t) => t.failed)).toBe(true);
-    const perTx = new Map<string, Truth[]>();
+    const perTx = new Map<string, TradeRecord[]>();
     for (const t of made) perTx.set(t.signature, [...(perTx.get(t.signature) ?? []), t]);
     expect([...perTx.values()].some((legs) => new Set(legs.map((l) => l.pool)).size >= 2), "a routed transaction").toBe(true);
     expect([...perTx.values()].some((legs) => legs.length > new Set(legs.map((l) => l.pool)).size), "one pool swapped twice in a transaction").toBe(true);
@@ -345,7 +326,7 @@ describe("idempotent ingest", () => {
     await ingestUntil(tip);
     await fetch(`${env.LOCALNET_URL}/__localnet/faults`, { method: "DELETE" });
     // Then the index holds exactly the ground truth's swaps of those slots
-    const made = (await truthIn(from, tip)).filter((t) => !t.failed);
+    const made = (await tradeTruth(from, tip)).filter((t) => !t.failed);
     const rows = await indexed(from, tip);
     expect(made.length).toBeGreaterThan(100);
     expect(rows.map((r) => `${r.signature}:${r.ordinal}`).sort()).toEqual(made.map((t) => `${t.signature}:${t.ordinal}`).sort());
@@ -370,7 +351,7 @@ describe("blocks the index cannot read", () => {
     expect(failures[0]!.reason).toMatch(/transactions/);
     const skipped = await env.DB.prepare("SELECT trades FROM ingested_blocks WHERE slot = ?").bind(failures[0]!.slot).first<{ trades: number }>();
     expect(skipped).toEqual({ trades: 0 });
-    const made = (await truthIn(from, tip)).filter((t) => !t.failed && t.slot !== failures[0]!.slot);
+    const made = (await tradeTruth(from, tip)).filter((t) => !t.failed && t.slot !== failures[0]!.slot);
     const rows = await indexed(from, tip);
     expect(rows.map((r) => `${r.signature}:${r.ordinal}`).sort()).toEqual(made.map((t) => `${t.signature}:${t.ordinal}`).sort());
   }, 120_000);

@@ -15,21 +15,9 @@ import type { ChainTail } from "../../src/streams/chain-tail";
 import { streamEventSchema, type StreamEvent, type StreamEventSink } from "../../src/streams/stream-events";
 import { getJson } from "../helpers/http";
 import { newApiKey } from "../helpers/keys";
-import { advance, chainRpc, world } from "../helpers/localnet";
+import { advance, chainRpc, world, tradeTruth } from "../helpers/localnet";
+import type { TradeRecord } from "../../localnet/src/world/swap-truth";
 
-interface Truth {
-  signature: string;
-  slot: number;
-  txIndex: number;
-  ordinal: number;
-  pool: string;
-  kind: string;
-  wallet: string;
-  baseMint: string;
-  quoteMint: string;
-  side: string;
-  failed: boolean;
-}
 
 interface Publish {
   room: string;
@@ -46,15 +34,12 @@ let before: WorldManifest;
 let after: WorldManifest;
 let start = 0;
 let tip = 0;
-let truth: Truth[] = [];
+let truth: TradeRecord[] = [];
 let mints: string[] = [];
 let otherMints: string[] = [];
 let wallets: string[] = [];
 let priced: string[] = [];
 
-async function truthIn(from: number, to: number): Promise<Truth[]> {
-  return ((await (await fetch(`${env.LOCALNET_URL}/__localnet/trades?from=${from}&to=${to}`)).json()) as { trades: Truth[] }).trades;
-}
 
 const confirmedSlot = () => chainRpc<number>("getSlot", [{ commitment: "confirmed" }]);
 
@@ -85,8 +70,8 @@ async function recordInto(stub: DurableObjectStub<ChainTail>, into: Publish[], b
 }
 
 /** The world's tokens traded in the slots before `slot` (wSOL and stables aside), and those swaps. */
-async function recentlyTraded(slot: number): Promise<{ recent: Truth[]; failed: Truth[]; traded: string[] }> {
-  const all = await truthIn(Math.max(1, slot - 300), slot);
+async function recentlyTraded(slot: number): Promise<{ recent: TradeRecord[]; failed: TradeRecord[]; traded: string[] }> {
+  const all = await tradeTruth(Math.max(1, slot - 300), slot);
   const recent = all.filter((t) => !t.failed);
   return { recent, failed: all.filter((t) => t.failed), traded: [...new Set(recent.map((t) => t.baseMint))].filter((m) => !STABLE_OR_SOL.has(m)).sort() };
 }
@@ -128,7 +113,7 @@ describe("chain tail vs localnet's ground truth", () => {
     const processed = await chainRpc<number>("getSlot", [{ commitment: "processed" }]);
     while ((await confirmedSlot()) < processed) await advance(1);
     await waitForCursor(tail(), processed);
-    truth = (await truthIn(start + 1, tip)).filter((t) => !t.failed);
+    truth = (await tradeTruth(start + 1, tip)).filter((t) => !t.failed);
   }, 180_000);
 
   afterAll(async () => {
@@ -308,7 +293,7 @@ describe("chain tail under faults", () => {
   });
 
   it("retries the upstream and skips the unreadable block: every other trade arrives once, in order", async () => {
-    const want = (await truthIn(from + 1, to)).filter((t) => !t.failed && subscribed.includes(t.baseMint));
+    const want = (await tradeTruth(from + 1, to)).filter((t) => !t.failed && subscribed.includes(t.baseMint));
     const events = eventsOf("room-ok", got).filter((e) => e.slot <= to);
     const keys = tradeKeys(events);
     expect(new Set(keys).size, "no duplicate after retries").toBe(keys.length);
