@@ -3,6 +3,7 @@ import { configOf } from "../config";
 import type { Env } from "../env";
 import { limits } from "../limits";
 import { PubSubHubState, type PubSubAttachment } from "./pubsub-hub-state";
+import { openUpstreamSocket } from "./upstream-socket";
 
 /**
  * Solana PubSub through `GET /rpc` (Upgrade: websocket), shared: one `PubSubHub` Durable Object per upstream cluster
@@ -27,23 +28,6 @@ const notRestorableCloseCode = 1012;
 
 /** Storage (the object's SQLite-backed KV): the next client subscription id not yet handed out, reserved in blocks. */
 const nextSubIdKey = "nextSubId";
-
-/** Opens a WebSocket to the first upstream that accepts one, each within `pubSubConnectTimeoutMs`. */
-async function openUpstreamSocket(urls: readonly string[]): Promise<WebSocket> {
-  for (const url of urls) {
-    try {
-      const response = await fetch(url, { headers: { upgrade: "websocket" }, signal: AbortSignal.timeout(limits.pubSubConnectTimeoutMs) });
-      if (response.webSocket) {
-        response.webSocket.accept();
-        return response.webSocket;
-      }
-      await response.body?.cancel();
-    } catch {
-      // refused, reset or timed out: the next upstream
-    }
-  }
-  throw new Error("no upstream PubSub socket opened");
-}
 
 /** Runs a hook; a bug in it is logged (no frame text: it may be a client's) and never takes the hub down. */
 function guarded(hook: string, run: () => void): void {

@@ -39,6 +39,7 @@ import { priceMints } from "../pricing/price-service";
 import type { PriceRecord } from "../pricing/price-record";
 import { servicesOf } from "../services";
 import { WSOL_MINT } from "../solana/well-known";
+import { openUpstreamSocket } from "../rpc/upstream-socket";
 import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
 import { poolUpsertStatements, type StoredBlock } from "../trades/trade-store";
 import { blockEvents, eventsForRoom, mintsToPrice, priceEvents, priceTopic, topicPattern } from "./stream-event-builders";
@@ -162,22 +163,16 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     else void this.ctx.storage.setAlarm(Date.now()).catch(() => undefined);
   }
 
-  /** Opens the upstream `slotSubscribe` socket when there is none (first URL of UPSTREAM_WS_URL), with backoff. */
+  /** Opens the upstream `slotSubscribe` socket when there is none (UPSTREAM_WS_URL, first that accepts), with backoff. */
   private openSlotSocket(): void {
-    const url = servicesOf(this.env).config.pubSubUrls[0];
-    if (!url || this.slotSocket || this.slotSocketOpening) return;
+    const urls = servicesOf(this.env).config.pubSubUrls;
+    if (urls.length === 0 || this.slotSocket || this.slotSocketOpening) return;
     if (this.slotSocketFailures > 0 && Date.now() - this.slotSocketTriedAt < backoffMs(this.slotSocketFailures)) return;
     this.slotSocketTriedAt = Date.now();
     this.slotSocketOpening = true;
     void (async () => {
       try {
-        const response = await fetch(url, { headers: { upgrade: "websocket" }, signal: AbortSignal.timeout(limits.pubSubConnectTimeoutMs) });
-        const ws = response.webSocket;
-        if (!ws) {
-          await response.body?.cancel();
-          throw new Error(`upstream PubSub answered HTTP ${response.status} without a socket`);
-        }
-        ws.accept();
+        const ws = await openUpstreamSocket(urls);
         ws.addEventListener("message", (m) => {
           if (typeof m.data === "string" && m.data.length < 4096 && m.data.includes('"slotNotification"')) this.wake();
         });
