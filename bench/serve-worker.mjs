@@ -50,7 +50,7 @@ for (const file of readdirSync("migrations").filter((f) => f.endsWith(".sql")).s
 const kv = await mf.getKVNamespace("API_KEYS");
 const storeKey = async (plaintext, keyId, account) => {
   const hash = createHash("sha256").update(plaintext).digest("hex");
-  await kv.put(`apikey:${hash}`, JSON.stringify({ keyId, hash, name: "bench", account, plan: "scale", createdAt: Date.now(), revoked: false }));
+  await kv.put(`apikey:${hash}`, JSON.stringify({ keyId, hash, name: "bench", account, plan: "dev", createdAt: Date.now(), revoked: false }));
 };
 await storeKey(key, "key_bench", "acct_bench");
 

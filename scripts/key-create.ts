@@ -1,4 +1,4 @@
-// npm run key:create -- --name "my bot" [--plan free|pro|scale] [--account acct_local]
+// npm run key:create -- --name "my bot" [--plan free|pro|advanced|dev] [--account acct_local]
 // Creates an API key in the local KV (the one `npm start` / `wrangler dev` use) and prints it once.
 import { parseArgs } from "node:util";
 import { createApiKey, kvKeyForHash } from "../src/accounts/api-keys";
@@ -9,12 +9,12 @@ const { values } = parseArgs({
   options: { name: { type: "string" }, plan: { type: "string", default: "free" }, account: { type: "string", default: "acct_local" } },
 });
 if (!values.name) {
-  console.error('usage: npm run key:create -- --name "my bot" [--plan free|pro|scale]');
+  console.error('usage: npm run key:create -- --name "my bot" [--plan free|pro|advanced|dev]');
   process.exit(2);
 }
 const plan = planSchema.safeParse(values.plan);
 if (!plan.success) {
-  console.error(`unknown plan ${JSON.stringify(values.plan)}: use free, pro or scale`);
+  console.error(`unknown plan ${JSON.stringify(values.plan)}: use free, pro, advanced or dev`);
   process.exit(2);
 }
 const { key, record } = await createApiKey({ name: values.name, account: values.account, plan: plan.data });

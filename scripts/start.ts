@@ -42,12 +42,12 @@ process.on("SIGTERM", () => void stop(0));
 
 async function demoKey(): Promise<{ key: string; record: ApiKeyRecord }> {
   const given = process.env.DEMO_API_KEY;
-  if (!given) return createApiKey({ name: "demo", account: "acct_demo", plan: "free" });
+  if (!given) return createApiKey({ name: "demo", account: "acct_demo", plan: "dev" });
   if (!isWellFormedApiKey(given)) {
     console.error("DEMO_API_KEY must look like tmd_ followed by 32 base64url characters (npm run key:create makes one)");
     return stop(2);
   }
-  const record: ApiKeyRecord = { keyId: "key_demo", hash: hashApiKey(given), name: "demo", account: "acct_demo", plan: "free", createdAt: Date.now(), revoked: false };
+  const record: ApiKeyRecord = { keyId: "key_demo", hash: hashApiKey(given), name: "demo", account: "acct_demo", plan: "dev", createdAt: Date.now(), revoked: false };
   return { key: given, record };
 }
 

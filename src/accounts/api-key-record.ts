@@ -1,8 +1,9 @@
 import { z } from "zod/mini";
+import { planIdSchema, type PlanId } from "./plans";
 
-/** Plans a key can be on. Limits per plan arrive with the plans issue. */
-export const planSchema = z.enum(["free", "pro", "scale"]);
-export type Plan = z.infer<typeof planSchema>;
+/** The plan of the key's account (src/accounts/plans.ts), copied into every key record so the request path reads one KV value. */
+export const planSchema = planIdSchema;
+export type Plan = PlanId;
 
 /**
  * What KV holds for one API key, under `apikey:<sha256 hex of the key>`. The key itself is never stored.

@@ -38,7 +38,7 @@ let key = "";
 let worldMints: string[] = [];
 let worldPools: string[] = [];
 beforeAll(async () => {
-  key = await newApiKey({ plan: "scale" });
+  key = await newApiKey({ plan: "dev" });
   const manifest = await world();
   worldMints = manifest.tokens.map((t) => t.mint);
   worldPools = manifest.tokens.flatMap((t) => t.pools.map((p) => p.address));

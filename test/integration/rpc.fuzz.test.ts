@@ -43,7 +43,7 @@ type Verdict = { ok: true; status: number; results: number; codes: number[] } | 
 let key = "";
 let upstream = "";
 beforeAll(async () => {
-  key = await newApiKey({ plan: "scale" });
+  key = await newApiKey({ plan: "dev" });
   upstream = `${env.LOCALNET_URL}/?fuzz=${SEED}`;
   console.log(`[rpc.fuzz] seed ${SEED}, ${RUNS} runs × ${CHUNK} bodies`);
 });

@@ -1,0 +1,41 @@
+import { z } from "zod/mini";
+
+/**
+ * The plans, in one place: what each allows per account (all of an account's keys share these), read by the meter
+ * (rate limits, credits), the price route (mints per request), the /ws rooms (connections, tokens per subscription)
+ * and the dashboard. Anchored on CoinVera's published tiers; credits: 1 per mint priced, 1 per JSON-RPC call (a batch
+ * costs its length), 1 per other REST call. DEV is the unlimited plan of the key `npm start` creates (local bench).
+ * docs/accounts.md renders this table.
+ */
+export const planIdSchema = z.enum(["free", "pro", "advanced", "dev"]);
+export type PlanId = z.infer<typeof planIdSchema>;
+
+export interface PlanLimits {
+  id: PlanId;
+  label: string;
+  /** Shown on the dashboard; no payment provider: an operator sets plans (`npm run plan:set`). */
+  priceUsdPerMonth: number;
+  requestsPerSecond: number;
+  requestsPerMinute: number;
+  /** Credits granted each calendar month (UTC); referral bonuses come on top. */
+  monthlyCredits: number;
+  mintsPerRequest: number;
+  wsConnections: number;
+  wsTokensPerSubscription: number;
+}
+
+const UNLIMITED = 1_000_000_000;
+
+export const plans: Readonly<Record<PlanId, PlanLimits>> = {
+  free: { id: "free", label: "FREE", priceUsdPerMonth: 0, requestsPerSecond: 1, requestsPerMinute: 30, monthlyCredits: 10_000, mintsPerRequest: 1, wsConnections: 1, wsTokensPerSubscription: 1 },
+  pro: { id: "pro", label: "PRO", priceUsdPerMonth: 49, requestsPerSecond: 20, requestsPerMinute: 500, monthlyCredits: 2_000_000, mintsPerRequest: 10, wsConnections: 5, wsTokensPerSubscription: 5 },
+  advanced: { id: "advanced", label: "ADVANCED", priceUsdPerMonth: 199, requestsPerSecond: 60, requestsPerMinute: 1_500, monthlyCredits: 10_000_000, mintsPerRequest: 20, wsConnections: 20, wsTokensPerSubscription: 10 },
+  dev: { id: "dev", label: "DEV", priceUsdPerMonth: 0, requestsPerSecond: UNLIMITED, requestsPerMinute: UNLIMITED, monthlyCredits: UNLIMITED, mintsPerRequest: 100, wsConnections: 1_000, wsTokensPerSubscription: 100 },
+};
+
+/** Bonus credits of the referral program, granted to both accounts once the referred account's first API call succeeds. */
+export const referralBonusCredits = { referrer: 5_000, referred: 5_000 } as const;
+
+export function planLimits(id: PlanId): PlanLimits {
+  return plans[id];
+}
