@@ -256,6 +256,9 @@ export const limits = {
     /** Backoff after an upstream fault (ms): doubles from the first value up to the second. */
     retryMinMs: 500,
     retryMaxMs: 10_000,
+    /** Attempts of one publish to a room (rooms take each position once, so a retry never duplicates), and the step between them. */
+    publishAttempts: 3,
+    publishRetryMs: 50,
     /** Consecutive failed publishes to a room before its topics are dropped (it registers again on its next setTopics). */
     maxPublishFailures: 5,
     /**

@@ -44,6 +44,7 @@ import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
 import { poolUpsertStatements, type StoredBlock } from "../trades/trade-store";
 import { blockEvents, eventsForRoom, mintsToPrice, priceEvents, priceTopic, topicPattern } from "./stream-event-builders";
 import type { StreamEvent, StreamEventSink, TopicRegistry } from "./stream-events";
+import { newEpoch, type PublishPosition } from "./publish-position";
 
 const ROOM_PREFIX = "room:";
 const roomIdForm = /^[0-9a-f]{64}$/;
@@ -77,6 +78,8 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
   private publishFailures = new Map<string, number>();
   /** Per priced mint, the chain slot of the last record pushed: a record read at that slot or before says nothing new. */
   private pricedAtSlot = new Map<string, number>();
+  /** this tail's order of publish positions (publish-position.ts), kept in storage beside the cursor */
+  private epoch: string | undefined;
   /** consecutive failed runs (upstream faults): the backoff's exponent */
   private faults = 0;
   /** a run is in progress; a wake during it makes the next one start at once */
@@ -216,7 +219,9 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     // a chain far behind the cursor (a restarted cluster) moves the cursor back, to its tip.
     if (cursor !== undefined && cursor > tip && cursor - tip <= limits.chainTail.maxCatchUpSlots) return { cursor, tip, blocks: 0, more: false };
     if (cursor === undefined || cursor > tip) {
-      await this.ctx.storage.put("cursor", tip);
+      // A cursor set afresh starts a new order of publish positions (a restarted cluster's slots may begin lower).
+      this.epoch = newEpoch();
+      await this.ctx.storage.put({ cursor: tip, epoch: this.epoch });
       return { cursor: tip, tip, blocks: 0, more: false };
     }
     if (tip - cursor > limits.chainTail.maxCatchUpSlots) {
@@ -236,6 +241,10 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     // Read together, handled in slot order; an upstream fault stops at the block before it (retried on the next run).
     const answers = await Promise.allSettled(page.map((slot) => fetchBlock(upstream, slot)));
     let solUsd = (await this.ctx.storage.get<number | null>("solUsd")) ?? (await this.liveSolUsd());
+    if (this.epoch === undefined) {
+      this.epoch = (await this.ctx.storage.get<string>("epoch")) ?? newEpoch();
+      await this.ctx.storage.put("epoch", this.epoch);
+    }
     let handled = 0;
     for (let k = 0; k < page.length; k++) {
       const slot = page[k]!;
@@ -288,15 +297,15 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     }
     // The block's own events go out first; its price events (an account read per batch of mints) follow in a second
     // publish, so a slow price read never holds trades back. Each room still sees them in chain order.
-    await this.publishAll(events);
+    await this.publishAll(events, { epoch: this.epoch!, slot: block.slot, part: 0 });
     for (const mint of this.pricedAtSlot.keys()) if (!wanted.has(priceTopic(mint))) this.pricedAtSlot.delete(mint);
     const toPrice = mintsToPrice(block, wanted);
-    if (toPrice.length > 0) await this.publishAll(priceEvents(block.slot, await this.prices(toPrice, block.slot)));
+    if (toPrice.length > 0) await this.publishAll(priceEvents(block.slot, await this.prices(toPrice, block.slot)), { epoch: this.epoch!, slot: block.slot, part: 1 });
   }
 
-  private async publishAll(events: StreamEvent[]): Promise<void> {
+  private async publishAll(events: StreamEvent[], position: PublishPosition): Promise<void> {
     if (events.length === 0) return;
-    await Promise.all([...this.rooms].map(([room, topics]) => this.publishTo(room, eventsForRoom(events, topics))));
+    await Promise.all([...this.rooms].map(([room, topics]) => this.publishTo(room, eventsForRoom(events, topics), position)));
   }
 
   /**
@@ -329,10 +338,22 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     }
   }
 
-  private async publishTo(room: string, events: StreamEvent[]): Promise<void> {
+  /**
+   * One room's part of a block. A failed publish is tried again (`limits.chainTail.publishAttempts`): the room takes each
+   * position once, so an attempt that did land before its answer was lost duplicates nothing.
+   */
+  private async publishTo(room: string, events: StreamEvent[], position: PublishPosition): Promise<void> {
     if (events.length === 0) return;
     try {
-      await this.roomSink(room).publish(events);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.roomSink(room).publish(events, position);
+          break;
+        } catch (err) {
+          if (attempt >= limits.chainTail.publishAttempts) throw err;
+          await new Promise((r) => setTimeout(r, limits.chainTail.publishRetryMs * attempt));
+        }
+      }
       this.publishFailures.delete(room);
     } catch (err) {
       const failures = (this.publishFailures.get(room) ?? 0) + 1;

@@ -7,6 +7,7 @@
  * graduations of every kind).
  */
 import { z } from "zod/mini";
+import type { PublishPosition } from "./publish-position";
 import { tradeItemSchema } from "../trades/trade-queries";
 import { priceRecordSchema } from "../pricing/price-record";
 
@@ -51,9 +52,13 @@ export const streamEventSchema = z.discriminatedUnion("kind", [
 ]);
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 
-/** The rooms' side of the contract: the chain tail calls it (Durable Object RPC) with the events of one or more slots. */
+/**
+ * The rooms' side of the contract: the chain tail calls it (Durable Object RPC) with the events of one block part, at
+ * `position` (publish-position.ts: a room takes each position once, so a tail that publishes a block again after a crash
+ * duplicates nothing).
+ */
 export interface StreamEventSink {
-  publish(events: StreamEvent[]): Promise<void>;
+  publish(events: StreamEvent[], position: PublishPosition): Promise<void>;
 }
 
 /** The chain tail's side: a room tells it which topics its sockets want (the tail produces events for those only). */

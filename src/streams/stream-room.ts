@@ -13,6 +13,7 @@ import { limits } from "../limits";
 import type { StreamEvent, StreamEventSink } from "./stream-events";
 import { pingText, pongText, subscribeMethods, type SubscribeMethod } from "./stream-protocol";
 import { roomHandoff } from "./stream-shard";
+import { isNewPosition, publishPositionSchema, type PublishPosition } from "./publish-position";
 import { newSubscriptionId, StreamRoomState, type RoomSocket, type SubscriptionRow, type SubscriptionStore } from "./stream-room-state";
 
 /** The name under which the chain tail is reached (`CHAIN_TAIL.idFromName`). */
@@ -21,6 +22,8 @@ export const chainTailName = "chain-tail";
 export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
   private readonly state: StreamRoomState;
   private roomName: string | undefined;
+  /** The last publish position taken (kept in room_meta): a tail publishing a block again after a crash is dropped here. */
+  private lastPosition: PublishPosition | null;
   /** setTopics calls go one after another, so the tail sees them in the order the topics changed. */
   private topicsQueue: Promise<void> = Promise.resolve();
 
@@ -33,6 +36,7 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     sql.exec("CREATE TABLE IF NOT EXISTS room_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS kept_events (sub TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (sub, seq))");
     this.roomName = sql.exec<{ value: string }>("SELECT value FROM room_meta WHERE key = 'name'").toArray()[0]?.value;
+    this.lastPosition = storedPosition(sql.exec<{ value: string }>("SELECT value FROM room_meta WHERE key = 'position'").toArray()[0]?.value);
     this.state = new StreamRoomState({
       store: sqlSubscriptionStore(sql),
       now: () => Date.now(),
@@ -108,9 +112,21 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 
-  /** Durable Object RPC from the chain tail: events in chain order. */
-  async publish(events: StreamEvent[]): Promise<void> {
+  /** Durable Object RPC from the chain tail: events in chain order, each position taken once. */
+  async publish(events: StreamEvent[], position: PublishPosition): Promise<void> {
+    const at = publishPositionSchema.safeParse(position);
+    if (!at.success) {
+      console.error(JSON.stringify({ level: "error", room: this.roomName, handler: "publish", error: "publish without a valid position refused" }));
+      return;
+    }
+    if (!isNewPosition(this.lastPosition, at.data)) {
+      console.warn(JSON.stringify({ level: "warn", room: this.roomName, event: "publish-repeated", position: at.data, last: this.lastPosition }));
+      return;
+    }
     this.guard("publish", () => this.state.publish(events));
+    // Written in the same turn as the sends (the output gate holds them until it is stored).
+    this.lastPosition = at.data;
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO room_meta (key, value) VALUES ('position', ?)", JSON.stringify(at.data));
   }
 
   private async scheduleAlarm(): Promise<void> {
@@ -150,6 +166,16 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
 function tooManyConnections(): Response {
   const message = `Too many connections for this key; max ${limits.streams.connectionsPerKeyPerShard} per shard`;
   return new Response(JSON.stringify({ status: "error", error: { code: 429, message } }), { status: 429, headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
+function storedPosition(text: string | undefined): PublishPosition | null {
+  if (text === undefined) return null;
+  try {
+    const parsed = publishPositionSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 type SubscriptionSqlRow = { id: string; account: string; kind: string; tokens: string; seq: number; detached_at: number | null };

@@ -2,7 +2,9 @@
  * End to end through the real rooms: a client on `GET /ws` subscribes to trades of some tokens; the room registers its
  * topics with the chain tail (`chain-tail`), which follows the chain and publishes to the room, which numbers the
  * events per subscription. Against localnet's ground truth over 60 slots: every trade of those tokens arrives exactly
- * once, in chain order, with seq 1, 2, 3, ...; nothing of other tokens. Then the client leaves and the tail goes idle.
+ * once, in chain order, with seq 1, 2, 3, ...; nothing of other tokens. Then the tail dies between publishing 20 blocks
+ * and writing its cursor (its cursor put back, the object reset): it publishes them again, and the client still gets
+ * every trade once. Then the client leaves and the tail goes idle.
  */
 import { runInDurableObject, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -91,4 +93,33 @@ describe("chain tail → room → client", () => {
     expect(all.every((f) => mints.includes(f.data!.baseMint))).toBe(true);
     console.log(JSON.stringify({ chainTailE2e: { slots: tip - start, tokens: mints.length, trades: trades.length } }));
   });
+
+  it("a tail that dies between publishing blocks and writing its cursor publishes them again: the client gets nothing twice", async () => {
+    // Given the tail at the tip, put its cursor 20 blocks back and reset the object (memory gone), as if it had died
+    // after publishing those blocks and before writing its cursor
+    const at = await until("the tail at the tip", () => runInDurableObject(tail(), async (_i, state) => state.storage.get<number>("cursor")));
+    const back = at - 20;
+    await runInDurableObject(tail(), async (_i, state) => {
+      await state.storage.put("cursor", back);
+    });
+    await runInDurableObject(tail(), (_i, state) => {
+      try {
+        state.abort("test: die before the cursor is written");
+      } catch {
+        // abort throws in the aborted call itself
+      }
+    }).catch(() => undefined);
+    // When 10 more slots follow
+    await advance(10);
+    const end = await confirmedSlot();
+    await until("the tail past its old cursor", () => runInDurableObject(tail(), async (_i, state) => (((await state.storage.get<number>("cursor")) ?? -1) >= end ? true : undefined)));
+    await sleep(500);
+    // Then every trade from the start arrives once, in order, numbered without a gap
+    const trades = frames.filter((f) => f.type === "trade" && f.data!.slot > start && f.data!.slot <= end);
+    const want = (await truthIn(start + 1, end)).filter((t) => !t.failed && mints.includes(t.baseMint));
+    expect(want.filter((t) => t.slot > back && t.slot <= at).length).toBeGreaterThan(0);
+    expect(trades.map((f) => `${f.data!.signature}:${f.data!.ordinal}`)).toEqual(want.map((t) => `${t.signature}:${t.ordinal}`));
+    const all = frames.filter((f) => f.type === "trade");
+    expect(all.map((f) => f.seq)).toEqual(all.map((_, i) => i + 1));
+  }, 120_000);
 });
