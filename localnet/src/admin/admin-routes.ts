@@ -1,10 +1,11 @@
 /**
  * Test and operator endpoints under `/__localnet/` on the RPC HTTP port (documented in localnet/README.md):
  * world manifest, manual slot advance (mainnet-sized blocks on demand), chain status, the world's ground truth of trades,
- * request stats, PubSub subscriptions, memory (retained counts and the process's usage), and fault injection for the JSON-RPC endpoint.
+ * request stats, PubSub subscriptions, memory (retained counts and the process's usage), fault injection for the JSON-RPC endpoint,
+ * and the world's controls (a new pool of a given kind, a bonding curve bought out, in the next produced slot).
  */
 import type { Ledger } from "../chain/ledger.js";
-import type { World } from "../chain/types.js";
+import type { World, WorldRequest } from "../chain/types.js";
 import { pubSubStatsOf } from "../pubsub/pubsub-server.js";
 import { FaultInjector, readFaultPlan } from "./fault-injector.js";
 import type { RequestStats } from "./request-stats.js";
@@ -40,6 +41,34 @@ function readSlotRange(url: URL): { from: number; to: number } | string {
   return { from, to };
 }
 
+/** How long `wait=1` waits for the slot that runs a request (then it answers 202, still queued). */
+export const MAX_REQUEST_WAIT_MS = 30_000;
+const base58Address = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/**
+ * A control's answer: at once `{queued: ..., afterSlot}`; with `wait=1` what the slot that ran it made (200), why it
+ * could not (409), or still queued after MAX_REQUEST_WAIT_MS (202).
+ */
+async function answerRequest(request: WorldRequest | string, url: URL, ledger: Ledger): Promise<AdminReply> {
+  if (typeof request === "string") return { status: 400, body: { error: request } };
+  const queued = { queued: request.queued, afterSlot: ledger.currentSlot };
+  if (url.searchParams.get("wait") !== "1") return { status: 200, body: queued };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), MAX_REQUEST_WAIT_MS);
+  });
+  const outcome = await Promise.race([request.done, timeout]);
+  clearTimeout(timer);
+  if (outcome === undefined) return { status: 202, body: queued };
+  return { status: "error" in outcome ? 409 : 200, body: outcome };
+}
+
+/** `wait`, when given, is 0 or 1; else the error text. */
+function readWait(url: URL): string | undefined {
+  const wait = url.searchParams.get("wait");
+  return wait === null || wait === "0" || wait === "1" ? undefined : "wait must be 0 or 1";
+}
+
 function status(ledger: Ledger, manual: boolean) {
   const { processed, confirmed, finalized } = ledger.commitments;
   return {
@@ -73,6 +102,22 @@ export async function handleAdmin(method: string, url: URL, body: string, deps: 
       }
       await deps.advance(slots);
       return { status: 200, body: status(deps.ledger, deps.manual) };
+    }
+    case "POST /__localnet/launch": {
+      if (!deps.world.launchPool) return { status: 404, body: { error: "this world launches no pools" } };
+      const bad = readWait(url);
+      if (bad) return { status: 400, body: { error: bad } };
+      const kind = url.searchParams.get("kind");
+      if (kind === null) return { status: 400, body: { error: "kind is required" } };
+      return answerRequest(deps.world.launchPool(kind), url, deps.ledger);
+    }
+    case "POST /__localnet/graduate": {
+      if (!deps.world.graduateCurve) return { status: 404, body: { error: "this world has no bonding curves" } };
+      const bad = readWait(url);
+      if (bad) return { status: 400, body: { error: bad } };
+      const mint = url.searchParams.get("mint") ?? undefined;
+      if (mint !== undefined && !base58Address.test(mint)) return { status: 400, body: { error: "mint must be a base58 address" } };
+      return answerRequest(deps.world.graduateCurve(mint), url, deps.ledger);
     }
     case "GET /__localnet/trades": {
       const range = readSlotRange(url);

@@ -120,6 +120,21 @@ export interface World {
   trades?(from: number, to: number): unknown[];
   /** The next `slots` produced slots are mainnet-sized (`POST /__localnet/advance?heavy=1`); a world without it ignores it. */
   heavySlots?(slots: number): void;
+  /**
+   * `POST /__localnet/launch?kind=`: the next produced slot creates a new pool of `kind`. A string is why not (the
+   * admin route answers it as a 400); a world without it has no such control.
+   */
+  launchPool?(kind: string): WorldRequest | string;
+  /** `POST /__localnet/graduate?mint=`: the next produced slot buys out a bonding curve (any when `mint` is undefined). */
+  graduateCurve?(mint: string | undefined): WorldRequest | string;
   /** Serves off-chain metadata JSON and images under `/meta/...` on the RPC HTTP port; undefined = not ours. */
   http(path: string): HttpReply | undefined;
+}
+
+/** What an admin control asked of the next produced slot: what was queued now, and what the slot made of it. */
+export interface WorldRequest {
+  /** what is queued (kind, mint, ...), as the admin route answers at once */
+  queued: Record<string, unknown>;
+  /** settles when a produced slot ran the request: what it made (slot, signature, mint, pool, ...) or `{error}` */
+  done: Promise<Record<string, unknown>>;
 }

@@ -68,7 +68,7 @@ export const LAUNCHED_POOL_KINDS = [
   "meteora-dbc",
   "meteora-damm-v1",
 ] as const;
-type LaunchKind = (typeof LAUNCHED_POOL_KINDS)[number];
+export type LaunchKind = (typeof LAUNCHED_POOL_KINDS)[number];
 
 /** New pools after genesis; beyond this the world keeps trading what exists (bounded memory). */
 export const MAX_POOL_LAUNCHES = 160;
@@ -122,6 +122,21 @@ export class PoolLaunches {
     this.nextSlot = slot + this.rng.int(10, 22);
     const n = this.launches++;
     return this.launch(n, LAUNCHED_POOL_KINDS[n % LAUNCHED_POOL_KINDS.length]!);
+  }
+
+  /** Launches left before the cap (`MAX_POOL_LAUNCHES`). */
+  get remaining(): number {
+    return MAX_POOL_LAUNCHES - this.launches;
+  }
+
+  /**
+   * A pool of `kind` now, out of turn (`POST /__localnet/launch`): the same launch as the scheduled ones (it counts
+   * against the cap and takes the next launch number), with the mint it creates; null past the cap.
+   */
+  launchNow(kind: LaunchKind): { mint: Pubkey; draft: Draft | null } | null {
+    if (this.launches >= MAX_POOL_LAUNCHES) return null;
+    const n = this.launches++;
+    return { mint: this.state.key(`pool-launch:${n}`), draft: this.launch(n, kind) };
   }
 
   private launch(n: number, kind: LaunchKind): Draft | null {

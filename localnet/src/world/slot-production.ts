@@ -1,7 +1,7 @@
 /**
  * Slot production: on each produced slot the oracle steps, completed curves migrate, a pump coin launches now and then,
- * the arbitrage bot aligns SOL/USDC with the oracle and 2–12 random trades follow, all drawn in that order from the
- * world's "life" random stream. Each transaction is executed into the account mirror (and so the ledger); one whose
+ * a new pool now and then, what the admin controls asked for (requested-events.ts), the arbitrage bot aligns SOL/USDC
+ * with the oracle and 2–12 random trades follow, all drawn in that order (the requests from their own stream). Each transaction is executed into the account mirror (and so the ledger); one whose
  * state change fails is rolled back and dropped.
  */
 import type { LedgerWriter, Pubkey, TxRecord } from "../chain/types.js";
@@ -11,6 +11,7 @@ import type { Rng } from "./core/rng.js";
 import { RandomTrades } from "./random-trades.js";
 import { HeavySlots } from "./heavy-slot.js";
 import { PoolLaunches } from "./pool-launches.js";
+import { RequestedEvents } from "./requested-events.js";
 import { RoutedTrades } from "./routed-trades.js";
 import { arbTx, launchTx, migrateTx } from "./slot-transactions.js";
 import { TradeTruth, tradeRecords } from "./swap-truth.js";
@@ -49,6 +50,8 @@ export class SlotProducer {
   /** Mainnet-sized blocks asked for through `heavySlots`. */
   readonly heavy: HeavySlots;
   private readonly poolLaunches: PoolLaunches;
+  /** What the admin controls asked of the next slot (`POST /__localnet/launch`, `/graduate`). */
+  readonly requested: RequestedEvents;
   private readonly heavyRng: Rng;
   private nextLaunchSlot: number;
   private launches = 0;
@@ -63,6 +66,7 @@ export class SlotProducer {
     this.routesRng = state.ctx.rng("routes");
     this.heavy = new HeavySlots(state);
     this.poolLaunches = new PoolLaunches(state, state.ctx.rng("pool-launches"));
+    this.requested = new RequestedEvents(state, this.poolLaunches);
     this.heavyRng = state.ctx.rng("heavy");
   }
 
@@ -123,6 +127,8 @@ export class SlotProducer {
     }
     // Now and then a new token's pool, of each kind in turn, created by the program's own instruction.
     run(planned(() => this.poolLaunches.next(ledger.slot)));
+    // Then what the admin controls asked for: new pools of a given kind, bonding curves bought out.
+    this.requested.runAll(ledger.slot, txs, (plan) => run(planned(plan)), this.errors);
     // Keep SOL/USDC in line with the oracle.
     run(arbTx(state, rng));
     const n = rng.int(2, 12);

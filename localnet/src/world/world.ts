@@ -3,7 +3,7 @@
  * the seed), replays them into the ledger at genesis, produces a slot's worth of swaps, launches and migrations on each
  * `produceSlot` (slot-production.ts) and reports itself (manifest.ts). The state they share is world-state.ts.
  */
-import type { AccountState, HttpReply, LedgerWriter, Pubkey, TxRecord, World } from "../chain/types.js";
+import type { AccountState, HttpReply, LedgerWriter, Pubkey, TxRecord, World, WorldRequest } from "../chain/types.js";
 import { buildGenesis, writeGenesis } from "./genesis.js";
 import { worldManifest, worldPoolPrice, type WorldManifest } from "./manifest.js";
 import { SlotProducer, type TradeLogEntry } from "./slot-production.js";
@@ -45,6 +45,16 @@ export class TokenWorld implements World {
   /** The next `slots` produced slots are mainnet-sized blocks (heavy-slot.ts). */
   heavySlots(slots: number): void {
     this.slots.heavy.request(slots);
+  }
+
+  /** The next produced slot creates a new pool of `kind` (`POST /__localnet/launch`), or why not. */
+  launchPool(kind: string): WorldRequest | string {
+    return this.slots.requested.launch(kind);
+  }
+
+  /** The next produced slot buys out `mint`'s bonding curve, or any near-graduation one (`POST /__localnet/graduate`). */
+  graduateCurve(mint: string | undefined): WorldRequest | string {
+    return this.slots.requested.graduate(mint);
   }
 
   /** The chain pruned the blocks below `slot`: their trades go too. */

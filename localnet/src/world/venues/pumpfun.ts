@@ -286,6 +286,12 @@ export class PumpFunVenue {
     return { program: PUMP_FEE_PROGRAM, accounts: [r(feeConfig()), r(PUMP_PROGRAM)], data: GET_FEES, steps: [{ log: "Instruction: GetFees" }, { ret }], cu: 3119 };
   }
 
+  /** Lamports (fees included) a buy needs to take every token the curve has left: the buy that completes it. */
+  buyOutBudget(c: PumpCurve): bigint {
+    const solIn = ceilDiv(c.vqr * c.rtr, c.vtr - c.rtr) + 1n;
+    return ceilDiv((solIn + 2n) * (10000n + PUMP.feeBps + PUMP.creatorFeeBps), 10000n) + 1n;
+  }
+
   /** Buy with at most `solBudget` lamports (fees included). Returns tokens bought, or null when nothing can be bought. */
   buy(d: Draft, c: PumpCurve, user: Pubkey, solBudget: bigint, opts: { fail?: boolean } = {}): { tokens: bigint; sol: bigint; completes: boolean } | null {
     if (c.complete) return null;
