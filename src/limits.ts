@@ -170,6 +170,12 @@ export const limits = {
   },
   /** How long a mint's registry rows are reused before D1 is asked again (ms): a newly registered pool is used within this. */
   registryMemoMs: 5000,
+  /**
+   * The same for a mint with no registered pool (ms): a pool the chain tail registers as it reads its first block
+   * (~1 s after it) is used within this, so a new AMM v4 or DBC pool prices within 5 s of its block even for a client
+   * that asked before (issue 12). A miss costs one D1 read per mint per isolate per this.
+   */
+  registryMissMemoMs: 1000,
 
   // ---- trade index reads (routes/trend.ts, routes/trades.ts, routes/ohlcv.ts) ----
   /** Trend: `hour` 1..24 (the cron keeps one precomputed row per window hour, migrations/0002 `trend_windows`). */

@@ -127,7 +127,8 @@ export async function registryCandidates(db: D1Database, mints: Address[], now: 
   const rows = await registeredPoolsFor(db, unknown);
   for (const mint of unknown) {
     const pools: Candidate[] = (rows.get(mint) ?? []).map((p) => ({ pool: p.address, adapter: adapterByKind.get(p.kind), alsoRead: Object.values(p.related) }));
-    registryMemo.set(mint, { until: now + limits.registryMemoMs, pools });
+    // a mint with no pool yet may be one whose first block the chain tail is reading: asked again sooner
+    registryMemo.set(mint, { until: now + (pools.length > 0 ? limits.registryMemoMs : limits.registryMissMemoMs), pools });
     out.set(mint, pools);
   }
   return out;

@@ -1,0 +1,56 @@
+/**
+ * A `ws` client that keeps every frame it receives (parsed when JSON, else the raw text) and can wait for one, for
+ * tests that watch a socket over time (streams, PubSub through /rpc).
+ */
+import WebSocket from "ws";
+
+export interface RecordingClient {
+  ws: WebSocket;
+  /** every frame received, in order (JSON parsed; a frame that is not JSON kept as `{ raw }`) */
+  frames: any[];
+  /** settles when the socket closes, with the close code and reason */
+  closed: Promise<{ code: number; reason: string }>;
+  send(value: unknown): void;
+  /** the first frame (from `from` on) matching `match`, within `timeoutMs` */
+  frame(what: string, match: (f: any) => boolean, timeoutMs?: number, from?: number): Promise<any>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` every 20 ms until it returns something other than undefined. */
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Opens `url` (with optional headers) and resolves once the socket is open. */
+export async function openRecording(url: string, headers: Record<string, string> = {}): Promise<RecordingClient> {
+  const ws = new WebSocket(url, { headers });
+  const frames: any[] = [];
+  ws.on("message", (data) => {
+    const text = String(data);
+    try {
+      frames.push(JSON.parse(text));
+    } catch {
+      frames.push({ raw: text });
+    }
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: String(reason) })));
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  ws.on("error", () => undefined);
+  return {
+    ws,
+    frames,
+    closed,
+    send: (value) => ws.send(typeof value === "string" || Buffer.isBuffer(value) ? value : JSON.stringify(value)),
+    frame: (what, match, timeoutMs = 10_000, from = 0) => until(what, () => frames.slice(from).find(match), timeoutMs),
+  };
+}
