@@ -14,10 +14,11 @@ import { openApiOperations, openApiRoutes } from "./routes/openapi/openapi-route
 import { rpcOperations } from "./routes/openapi/rpc-operations";
 import { rpcRoutes } from "./routes/rpc";
 import { streamsOperations, streamsRoutes } from "./routes/streams";
+import { accountWebOperations, accountWebRoutes } from "./routes/account/account-web";
 import type { AppContext } from "./app-context";
 
 /** Every route the app serves, as `GET /openapi.json` documents it (test/unit/routes/openapi.test.ts checks none is missing). */
-export const operations = [...healthOperations, ...apiV1Operations, ...rpcOperations, ...streamsOperations, ...openApiOperations];
+export const operations = [...healthOperations, ...apiV1Operations, ...rpcOperations, ...streamsOperations, ...openApiOperations, ...accountWebOperations];
 
 /**
  * The Hono app: request id → Server-Timing → URL/body caps → deadline → auth (per sub-app) → routes; one error path
@@ -38,6 +39,8 @@ export function buildApp() {
   app.route("/", openApiRoutes(operations));
   app.route("/", rpcRoutes);
   app.route("/", streamsRoutes);
+  // The account web app: pages behind a session cookie, not the API-key middleware below.
+  app.route("/", accountWebRoutes);
 
   app.use(
     "/api/*",

@@ -139,7 +139,36 @@ export const limits = {
   },
   /** API keys validated in this isolate are trusted this long before KV is read again (ms); bounds revocation delay. */
   authCacheMs: 5000,
-  /** Every REST request answers within this (ms), else 504. Above one upstream attempt (5 s) with a retry, below Cloudflare's 100 s proxy limit. */
+  /**
+   * The account web app (sign-up, sessions, dashboard; src/routes/account-*.ts, docs/accounts.md). Each value has a test
+   * at N and N+1 (test/integration/accounts.*.test.ts).
+   */
+  accountWeb: {
+    /** PBKDF2-SHA256 iterations per password: workerd refuses more than 100,000 (NotSupportedError), the most we can spend. */
+    pbkdf2Iterations: 100_000,
+    /** A session lasts this long from login (ms); logout ends it at once. */
+    sessionTtlMs: 7 * 24 * 3_600_000,
+    /** RFC 5321's longest forward path less its angle brackets. */
+    maxEmailChars: 254,
+    minPasswordChars: 8,
+    /** Passphrases fit; anything longer is not a password a person types. */
+    maxPasswordChars: 256,
+    maxKeyNameChars: 64,
+    /** Live keys per account; revoked ones stay listed, so the history has its own cap. */
+    maxActiveKeysPerAccount: 20,
+    maxKeysPerAccount: 100,
+    /** Largest form body read (bytes): the biggest form (sign-up at every cap) is well under 1 KiB encoded. */
+    maxFormBodyBytes: 4096,
+    /** Login attempts per fixed window, counted before the password is checked (a throttled guess costs no PBKDF2). */
+    loginWindowMs: 15 * 60_000,
+    loginAttemptsPerEmail: 10,
+    loginAttemptsPerAddress: 100,
+    /** Sign-ups per client address (IPv6: per /64) per fixed window. */
+    signupWindowMs: 3_600_000,
+    signupsPerAddress: 10,
+    /** The one-time cookie that carries a new key from the POST to the page that shows it (s). */
+    newKeyCookieSeconds: 120,
+  },  /** Every REST request answers within this (ms), else 504. Above one upstream attempt (5 s) with a retry, below Cloudflare's 100 s proxy limit. */
   requestDeadlineMs: 15_000,
   /** A task shared by the requests of an isolate (an identical price computation or account read) settles within this (ms). */
   sharedTaskDeadlineMs: 15_000,

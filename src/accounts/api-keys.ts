@@ -1,5 +1,5 @@
-import { sha256 } from "@noble/hashes/sha256";
 import { apiKeyKvPrefix, apiKeyRecordSchema, type ApiKeyRecord, type Plan } from "./api-key-record";
+import { digestsEqual, randomBase64Url, randomHex, sha256Hex } from "./secret-tokens";
 
 /**
  * API keys: `tmd_` + 32 base64url chars (192 random bits). Only the SHA-256 hash is stored.
@@ -12,33 +12,13 @@ export function isWellFormedApiKey(key: string): boolean {
   return keyPattern.test(key);
 }
 
-function base64Url(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
-}
-
 export function generateApiKey(): string {
-  return `tmd_${base64Url(crypto.getRandomValues(new Uint8Array(24)))}`;
+  return `tmd_${randomBase64Url(24)}`;
 }
 
-/** SHA-256 hex of a key. Synchronous (noble): on the warm path an async WebCrypto digest costs more than the hash. */
+/** SHA-256 hex of a key (secret-tokens.ts: synchronous, for the warm path). */
 export function hashApiKey(key: string): string {
-  return hex(sha256(new TextEncoder().encode(key)));
-}
-
-/** Constant-time equality of two equal-length hex digests (no early exit on the first difference). */
-export function digestsEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+  return sha256Hex(key);
 }
 
 export interface NewKey {
@@ -51,7 +31,7 @@ export interface NewKey {
 export async function createApiKey(input: NewKey, now = Date.now()): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = generateApiKey();
   const record: ApiKeyRecord = {
-    keyId: `key_${hex(crypto.getRandomValues(new Uint8Array(8)))}`,
+    keyId: `key_${randomHex(8)}`,
     hash: hashApiKey(key),
     name: input.name,
     account: input.account,

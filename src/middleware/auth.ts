@@ -41,6 +41,14 @@ export async function authenticate(kv: KVNamespace, presented: string | undefine
   return record;
 }
 
+/**
+ * Drops a key from this isolate's cache (the dashboard's revoke), so it is refused here at once; other isolates keep
+ * trusting it for at most `limits.authCacheMs`.
+ */
+export function forgetApiKey(hash: string): void {
+  recent.delete(hash);
+}
+
 export const requireApiKey = createMiddleware<AppContext>(async (c, next) => {
   const presented = presentedApiKey(c.req);
   const timings = c.get("timings") ?? noTimings;

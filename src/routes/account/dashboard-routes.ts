@@ -1,0 +1,52 @@
+import { Hono, type Context } from "hono";
+import type { AppContext } from "../../app-context";
+import { createKeyForm, firstMessage, revokeKeyForm } from "../../accounts/account-input";
+import { createAccountKey, listAccountKeys, liveKeyName, revokeAccountKey } from "../../accounts/account-keys";
+import type { Account } from "../../accounts/account-store";
+import { accountSummary } from "../../accounts/account-summary";
+import { hashApiKey, isWellFormedApiKey } from "../../accounts/api-keys";
+import { dashboardPage, type DashboardView } from "../../pages/dashboard-page";
+import { currentAccount, handOverNewKey, takeNewKey } from "./session-cookie";
+import { formFields } from "./form-body";
+
+/**
+ * The dashboard and its key forms. Without a live session every path redirects to /login. A created key travels to
+ * the next page view in a one-time cookie (session-cookie.ts) and is shown there once; refusals re-render the
+ * dashboard with the message (400 bad name, 404 unknown key, 409 at the key cap).
+ */
+async function renderDashboard(c: Context<AppContext>, account: Account, extra: Pick<DashboardView, "newKey" | "error">, status: 200 | 400 | 404 | 409 = 200) {
+  const [keys, summary] = await Promise.all([listAccountKeys(c.env.DB, account.id), accountSummary(c.env.DB, account)]);
+  return c.html(dashboardPage({ account, keys, summary, origin: new URL(c.req.url).origin, ...extra }), status);
+}
+
+export const dashboardRoutes = new Hono<AppContext>()
+  .get("/dashboard", async (c) => {
+    const account = await currentAccount(c);
+    if (!account) return c.redirect("/login", 303);
+    const handed = takeNewKey(c);
+    let newKey: DashboardView["newKey"] = null;
+    if (handed !== undefined && isWellFormedApiKey(handed)) {
+      // Only a live key of this account is shown: the cookie cannot make the page display anything else.
+      const name = await liveKeyName(c.env.DB, account.id, hashApiKey(handed));
+      if (name !== null) newKey = { key: handed, name };
+    }
+    return renderDashboard(c, account, { newKey });
+  })
+  .post("/dashboard/keys", async (c) => {
+    const account = await currentAccount(c);
+    if (!account) return c.redirect("/login", 303);
+    const parsed = createKeyForm.safeParse(await formFields(c));
+    if (!parsed.success) return renderDashboard(c, account, { error: firstMessage(parsed.error) }, 400);
+    const created = await createAccountKey(c.env, account, parsed.data.name);
+    if (!created.ok) return renderDashboard(c, account, { error: created.message }, 409);
+    handOverNewKey(c, created.key);
+    return c.redirect("/dashboard#keys", 303);
+  })
+  .post("/dashboard/keys/revoke", async (c) => {
+    const account = await currentAccount(c);
+    if (!account) return c.redirect("/login", 303);
+    const parsed = revokeKeyForm.safeParse(await formFields(c));
+    const revoked = parsed.success && (await revokeAccountKey(c.env, account.id, parsed.data.keyId));
+    if (!revoked) return renderDashboard(c, account, { error: "No such live key in this account" }, 404);
+    return c.redirect("/dashboard#keys", 303);
+  });

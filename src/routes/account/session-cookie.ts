@@ -1,0 +1,45 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { AppContext } from "../../app-context";
+import { accountById, type Account } from "../../accounts/account-store";
+import { sessionAccountId, sessionCookieName, startSession } from "../../accounts/sessions";
+import { limits } from "../../limits";
+
+/**
+ * The cookies of the account pages. The session cookie is `HttpOnly; Secure; SameSite=Lax; Path=/`: no script reads
+ * it, it never travels over plain http (browsers treat 127.0.0.1 and localhost as secure for this), and other sites'
+ * POSTs do not carry it. The new-key cookie carries a key just created from the POST that made it to the one page
+ * view that shows it (Post/Redirect/Get; D1 and KV only ever hold its hash), scoped to /dashboard, gone after that view.
+ */
+const newKeyCookieName = "tmd_new_key";
+
+export async function signIn(c: Context<AppContext>, accountId: string): Promise<void> {
+  const { token } = await startSession(c.env.DB, accountId);
+  setCookie(c, sessionCookieName, token, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", maxAge: Math.floor(limits.accountWeb.sessionTtlMs / 1000) });
+}
+
+export function sessionToken(c: Context<AppContext>): string | undefined {
+  return getCookie(c, sessionCookieName);
+}
+
+export function clearSessionCookies(c: Context<AppContext>): void {
+  deleteCookie(c, sessionCookieName, { path: "/", secure: true, httpOnly: true, sameSite: "Lax" });
+  deleteCookie(c, newKeyCookieName, { path: "/dashboard", secure: true, httpOnly: true, sameSite: "Strict" });
+}
+
+/** The signed-in account, or null (no cookie, or a session that ended, expired or never existed). */
+export async function currentAccount(c: Context<AppContext>): Promise<Account | null> {
+  const id = await sessionAccountId(c.env.DB, sessionToken(c));
+  return id ? accountById(c.env.DB, id) : null;
+}
+
+export function handOverNewKey(c: Context<AppContext>, key: string): void {
+  setCookie(c, newKeyCookieName, key, { httpOnly: true, secure: true, sameSite: "Strict", path: "/dashboard", maxAge: limits.accountWeb.newKeyCookieSeconds });
+}
+
+/** The key handed over by the last create, if any; the cookie is cleared in the same answer, so a reload shows nothing. */
+export function takeNewKey(c: Context<AppContext>): string | undefined {
+  const key = getCookie(c, newKeyCookieName);
+  if (key !== undefined) deleteCookie(c, newKeyCookieName, { path: "/dashboard", secure: true, httpOnly: true, sameSite: "Strict" });
+  return key;
+}
