@@ -9,7 +9,8 @@ import { assignRequestId } from "./middleware/request-id";
 import { serverTiming } from "./middleware/server-timing";
 import { initServices } from "./middleware/init-services";
 import { healthOperations, healthRoutes } from "./routes/health";
-import { apiV1Operations, apiV1Routes } from "./routes/api-v1";
+import { apiV1Operations, apiV1Routes, pricePaths } from "./routes/api-v1";
+import { meteredRest } from "./middleware/metering";
 import { openApiOperations, openApiRoutes } from "./routes/openapi/openapi-route";
 import { rpcOperations } from "./routes/openapi/rpc-operations";
 import { rpcRoutes } from "./routes/rpc";
@@ -53,6 +54,7 @@ export function buildApp() {
   );
   app.use("/api/*", requestDeadline(limits.requestDeadlineMs));
   app.use("/api/*", requireApiKey);
+  app.use("/api/*", meteredRest(pricePaths));
   app.route("/", apiV1Routes);
 
   app.notFound((c) => {

@@ -6,6 +6,8 @@ export interface Env {
   PUBSUB_HUB: DurableObjectNamespace<import("./rpc/pubsub-hub").PubSubHub>;
   /** /ws stream rooms, sharded by connection (src/streams/stream-room.ts). */
   STREAM_ROOM: DurableObjectNamespace<import("./streams/stream-room").StreamRoom>;
+  /** One meter per account: rate windows, credits, usage, /ws connections (src/accounts/meter.ts). */
+  ACCOUNT_METER: DurableObjectNamespace<import("./accounts/meter").AccountMeter>;
   /** The chain tail feeding the rooms (src/streams/chain-tail.ts). */
   CHAIN_TAIL: DurableObjectNamespace<import("./streams/chain-tail").ChainTail>;
   /** Slot ranges for the trade index's consumers; optional: without it the cron ingests every range itself. */

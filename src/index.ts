@@ -6,6 +6,7 @@ import type { IngestRangeMessage } from "./trades/ingest-queue";
 export { PubSubHub } from "./rpc/pubsub-hub";
 export { StreamRoom } from "./streams/stream-room";
 export { ChainTail } from "./streams/chain-tail";
+export { AccountMeter } from "./accounts/meter";
 
 const app = buildApp();
 

@@ -144,7 +144,10 @@ export const limits = {
    * at N and N+1 (test/integration/accounts.*.test.ts).
    */
   accountWeb: {
-    /** PBKDF2-SHA256 iterations per password: workerd refuses more than 100,000 (NotSupportedError), the most we can spend. */
+    /**
+     * PBKDF2-SHA256 iterations per password: the most Cloudflare's production runtime allows (more → NotSupportedError,
+     * workerd's limit enforcer, cloudflare/workerd#1346); local workerd enforces no cap, so no local test can catch more.
+     */
     pbkdf2Iterations: 100_000,
     /** A session lasts this long from login (ms); logout ends it at once. */
     sessionTtlMs: 7 * 24 * 3_600_000,
@@ -168,7 +171,8 @@ export const limits = {
     signupsPerAddress: 10,
     /** The one-time cookie that carries a new key from the POST to the page that shows it (s). */
     newKeyCookieSeconds: 120,
-  },  /** Every REST request answers within this (ms), else 504. Above one upstream attempt (5 s) with a retry, below Cloudflare's 100 s proxy limit. */
+  },
+  /** Every REST request answers within this (ms), else 504. Above one upstream attempt (5 s) with a retry, below Cloudflare's 100 s proxy limit. */
   requestDeadlineMs: 15_000,
   /** A task shared by the requests of an isolate (an identical price computation or account read) settles within this (ms). */
   sharedTaskDeadlineMs: 15_000,
@@ -306,5 +310,31 @@ export const limits = {
      * ones to D1 (a mainnet block swaps hundreds of known pools). Adds 2 MiB to the isolate caches' 50 MiB.
      */
     registeredPoolsMemoBytes: 2 * 1024 * 1024,
+  },
+
+  // ---- accounts: the meter (src/accounts/meter*.ts), rate limits and credits per account (docs/accounts.md#lease-design) ----
+  meter: {
+    /**
+     * A lease (tokens an isolate spends without asking the meter) holds at most this share of the smallest window's
+     * limit: each isolate can overshoot or undershoot a window by one lease at most, so with 5 isolates on one account
+     * the error stays within 5%. Under `minLeaseRequests` tokens (every real plan's per-second limit) there is no
+     * lease: every request asks the meter, and the count is exact.
+     */
+    leaseFraction: 0.01,
+    minLeaseRequests: 2,
+    maxLeaseRequests: 10_000,
+    /** Credits in one lease, at most this share of the month's credits (they are debited at grant and refunded when the lease ends). */
+    leaseCreditFraction: 0.01,
+    /** How long a lease may be spent (ms), at most half the shortest window; unspent credits go back when it ends. */
+    leaseMs: 1000,
+    /**
+     * The windows count a request at its arrival in the isolate (sent with the call), not at the meter: at most this far
+     * (ms) behind the meter's clock (isolates' clocks are NTP-synchronised; a call queued longer counts as arriving now).
+     */
+    maxClockSkewMs: 1000,
+    /** A meter call not answered within this (ms) lets the request pass (fail open, logged). */
+    callTimeoutMs: 1000,
+    /** The meter writes its accumulated usage to D1 this often (ms): one batch, never a write per request. */
+    flushMs: 10_000,
   },
 } as const;

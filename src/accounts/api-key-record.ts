@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { planIdSchema, type PlanId } from "./plans";
+import { customLimitsSchema, planIdSchema, type PlanId } from "./plans";
 
 /** The plan of the key's account (src/accounts/plans.ts), copied into every key record so the request path reads one KV value. */
 export const planSchema = planIdSchema;
@@ -15,6 +15,8 @@ export const apiKeyRecordSchema = z.object({
   name: z.string(),
   account: z.string(),
   plan: planSchema,
+  /** Custom terms of the account over its plan's (plans.ts `customLimitsSchema`); rewritten with the plan by `plan:set`. */
+  limits: z.optional(customLimitsSchema),
   createdAt: z.number(),
   revoked: z.boolean(),
 });

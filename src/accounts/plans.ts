@@ -39,3 +39,52 @@ export const referralBonusCredits = { referrer: 5_000, referred: 5_000 } as cons
 export function planLimits(id: PlanId): PlanLimits {
   return plans[id];
 }
+
+/**
+ * An account's own terms over its plan's, carried in its key records (`limits`): an operator's deal, the bench key whose
+ * FREE-shaped limits sit far above its load, and the tests' rate windows shortened from 1 s / 60 s to milliseconds so ten
+ * windows run in a few seconds (the meter's arithmetic does not depend on the window's length).
+ */
+export const customLimitsSchema = z.object({
+  requestsPerSecond: z.optional(z.int().check(z.positive())),
+  requestsPerMinute: z.optional(z.int().check(z.positive())),
+  monthlyCredits: z.optional(z.int().check(z.nonnegative())),
+  mintsPerRequest: z.optional(z.int().check(z.positive())),
+  wsConnections: z.optional(z.int().check(z.nonnegative())),
+  wsTokensPerSubscription: z.optional(z.int().check(z.positive())),
+  /** Length of the "second" and "minute" windows (ms); 1,000 and 60,000 unless set. */
+  secondWindowMs: z.optional(z.int().check(z.gte(10), z.lte(60_000))),
+  minuteWindowMs: z.optional(z.int().check(z.gte(10), z.lte(3_600_000))),
+});
+export type CustomLimits = z.infer<typeof customLimitsSchema>;
+
+/** One sliding window of the meter: at most `limit` requests in any `ms` span. */
+export interface RateWindow {
+  name: "second" | "minute";
+  limit: number;
+  ms: number;
+}
+
+/** What an account may do: its plan's figures, with its custom ones over them. */
+export interface AccountTerms extends PlanLimits {
+  windows: [RateWindow, RateWindow];
+}
+
+export function accountTerms(id: PlanId, custom?: CustomLimits): AccountTerms {
+  const base = { ...plans[id], ...stripUndefined(custom) };
+  return {
+    ...base,
+    id,
+    label: plans[id].label,
+    windows: [
+      { name: "second", limit: base.requestsPerSecond, ms: custom?.secondWindowMs ?? 1000 },
+      { name: "minute", limit: base.requestsPerMinute, ms: custom?.minuteWindowMs ?? 60_000 },
+    ],
+  };
+}
+
+function stripUndefined(custom: CustomLimits | undefined): Partial<PlanLimits> {
+  const out: Record<string, number> = {};
+  if (custom) for (const [k, v] of Object.entries(custom)) if (v !== undefined && k !== "secondWindowMs" && k !== "minuteWindowMs") out[k] = v;
+  return out as Partial<PlanLimits>;
+}

@@ -7,6 +7,8 @@ import { z } from "zod/mini";
 export const errorStatus = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
+  /** The account's credits for the month are used up (docs/accounts.md#credits). */
+  PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

@@ -46,6 +46,8 @@ export const jsonRpcCodes = {
  * | -32062 | TOO_MANY_SUBSCRIPTIONS    | —    | subscribe past `maxPubSubSubscriptionsPerSocket` on one socket; `data.max`   |
  * | -32063 | TOO_MANY_PENDING_REQUESTS | —    | PubSub requests waiting for the upstream socket to open (`maxPubSubQueuedFrames`) |
  * |        |                           |      | or for its answer (`maxPubSubInFlightRequests`) at their cap; `data.max`     |
+ * | -32064 | RATE_LIMITED              | 429  | the account's plan rate limit (docs/accounts.md); `data.retryAfterSeconds`    |
+ * | -32065 | CREDITS_EXHAUSTED         | 402  | the account's credits for the month are used up; `data.creditsRemaining`     |
  * The band was -32050..-32059 until -32060 was needed; it is now -32050..-32069. "—": sent as a WebSocket frame.
  */
 export const proxyCodes = {
@@ -63,6 +65,8 @@ export const proxyCodes = {
   FRAME_TOO_LARGE: -32061,
   TOO_MANY_SUBSCRIPTIONS: -32062,
   TOO_MANY_PENDING_REQUESTS: -32063,
+  RATE_LIMITED: -32064,
+  CREDITS_EXHAUSTED: -32065,
 } as const;
 
 /** The standard errors with jsonrpc-core's exact texts. */
@@ -158,4 +162,14 @@ export function tooManySubscriptions(max: number): RpcErrorObject {
 /** -32063: the socket already has `max` requests waiting (for the upstream socket to open, or for its answers). */
 export function tooManyPendingRequests(max: number): RpcErrorObject {
   return { code: proxyCodes.TOO_MANY_PENDING_REQUESTS, message: `Too many requests waiting for the upstream node; max ${max}`, data: { max } };
+}
+
+/** -32064: the account's plan rate limit; `retryAfterSeconds` as in the `Retry-After` header. */
+export function rateLimited(message: string, retryAfterSeconds: number): RpcErrorObject {
+  return { code: proxyCodes.RATE_LIMITED, message, data: { retryAfterSeconds } };
+}
+
+/** -32065: the calls of this body cost more credits than the account has left this month. */
+export function creditsExhausted(message: string, creditsRemaining: number): RpcErrorObject {
+  return { code: proxyCodes.CREDITS_EXHAUSTED, message, data: { creditsRemaining } };
 }

@@ -5,7 +5,7 @@
  * Workers clocks advance only across I/O (timers are frozen while JavaScript runs, a Spectre mitigation), so on
  * Cloudflare a stage that is pure CPU (decode) reads 0 and I/O stages (cache, registry, upstream) read their wait.
  */
-export const stages = ["auth", "cache", "candidates", "registry", "upstream", "decode"] as const;
+export const stages = ["auth", "meter", "cache", "candidates", "registry", "upstream", "decode"] as const;
 export type Stage = (typeof stages)[number];
 
 export class StageTimings {

@@ -6,6 +6,8 @@ import { overviewOperations, overviewRoutes } from "./overview";
 import { trendOperations, trendRoutes } from "./trend";
 import { tradesOperations, tradesRoutes } from "./trades";
 import { ohlcvOperations, ohlcvRoutes } from "./ohlcv";
+import { usageOperations, usageRoutes } from "./usage";
+import { meteredResponses } from "./openapi/metered-responses";
 
 /** Everything under /api/v1 (the key is already checked by the app); routes carry their full paths. */
 export const apiV1Routes = new Hono<AppContext>()
@@ -13,5 +15,11 @@ export const apiV1Routes = new Hono<AppContext>()
   .route("/", overviewRoutes)
   .route("/", trendRoutes)
   .route("/", tradesRoutes)
-  .route("/", ohlcvRoutes);
-export const apiV1Operations: Operation[] = [...priceOperations, ...overviewOperations, ...trendOperations, ...tradesOperations, ...ohlcvOperations];
+  .route("/", ohlcvRoutes)
+  .route("/", usageRoutes);
+/** Every route here is metered (middleware/metering.ts): each documents the plan's refusals too. */
+export const apiV1Operations: Operation[] = [...priceOperations, ...overviewOperations, ...trendOperations, ...tradesOperations, ...ohlcvOperations, ...usageOperations].map((op) =>
+  meteredResponses(op, priceOperations.includes(op)),
+);
+/** The paths whose cost is their number of mints (and whose lists the plan caps). */
+export const pricePaths: ReadonlySet<string> = new Set(priceOperations.map((op) => op.path));

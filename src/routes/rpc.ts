@@ -3,14 +3,16 @@ import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";
 import type { AppContext } from "../app-context";
 import { ApiError } from "../errors/api-error";
-import { jsonRpcCodes, proxyErrors, requestTooLarge, type RpcErrorObject } from "../errors/rpc-errors";
+import { creditsExhausted, jsonRpcCodes, proxyErrors, rateLimited, requestTooLarge, type RpcErrorObject } from "../errors/rpc-errors";
 import { DeadlineExceeded, deadlineIn, within } from "../isolate/deadline";
 import { limits } from "../limits";
 import { authenticate, presentedApiKey } from "../middleware/auth";
 import { errorResponseText } from "../rpc/json-rpc-envelope";
 import { clusterKeyOf } from "../config";
 import { hubNameOf } from "../rpc/pubsub-hub-name";
-import { answerRpcBody } from "../rpc/rpc-proxy";
+import { answerParsedRpcBody, callsIn, parseRpcBody } from "../rpc/rpc-proxy";
+import { firstCallSucceeded, meterRequest, termsOf } from "../accounts/meter-client";
+import { outOfCreditsMessage, rateLimitedMessage } from "../accounts/meter-refusals";
 
 /**
  * `POST /rpc`: the JSON-RPC endpoint (the spec's `{rpc_url}`). Its own auth and body cap, because every answer
@@ -21,7 +23,7 @@ import { answerRpcBody } from "../rpc/rpc-proxy";
 
 const jsonContentType = /^application\/json\s*(;|$)/i;
 
-function rpcError(c: Context<AppContext>, status: 401 | 405 | 413 | 415 | 500 | 503 | 504, error: RpcErrorObject, headers: Record<string, string> = {}) {
+function rpcError(c: Context<AppContext>, status: 401 | 402 | 405 | 413 | 415 | 429 | 500 | 503 | 504, error: RpcErrorObject, headers: Record<string, string> = {}) {
   return c.body(errorResponseText(null, error), status, { "content-type": "application/json; charset=utf-8", ...headers });
 }
 
@@ -52,10 +54,24 @@ export const rpcRoutes = new Hono<AppContext>()
   .post("/rpc", requireRpcApiKey, requireJsonContentType, rpcBodyLimit, async (c) => {
     // The same overall deadline as REST: past it, a JSON-RPC timeout error (id null: the answer is for the whole body).
     const deadline = deadlineIn(limits.requestDeadlineMs);
+    const body = parseRpcBody(await c.req.text());
+    // The plan: credits are the body's calls (a batch costs its length), the rate windows count the HTTP request.
+    const record = c.get("apiKey");
+    const cost = callsIn(body);
+    const meterDeps = { env: c.env, waitUntil: (p: Promise<unknown>) => c.executionCtx.waitUntil(p) };
+    const decision = await meterRequest(meterDeps, record, cost);
+    if (decision.kind === "rate-limited") {
+      const message = rateLimitedMessage(termsOf(record).terms, decision.window, decision.retryAfterSeconds);
+      return rpcError(c, 429, rateLimited(message, decision.retryAfterSeconds), { ...decision.headers, "retry-after": String(decision.retryAfterSeconds) });
+    }
+    if (decision.kind === "out-of-credits") {
+      return rpcError(c, 402, creditsExhausted(outOfCreditsMessage(termsOf(record).terms, cost, decision.creditsRemaining), decision.creditsRemaining), decision.headers);
+    }
+    const rateHeaders = decision.kind === "accepted" ? decision.headers : {};
     let answer: string | undefined;
     try {
       answer = await within(
-        answerRpcBody(await c.req.text(), {
+        answerParsedRpcBody(body, {
           upstream: c.get("services").upstream,
           cache: caches.default,
           cacheOrigin: new URL(c.req.url).origin,
@@ -68,8 +84,9 @@ export const rpcRoutes = new Hono<AppContext>()
       if (err instanceof DeadlineExceeded) return rpcError(c, 504, proxyErrors.upstreamTimeout);
       throw err;
     }
-    if (answer === undefined) return c.body(null, 204);
-    return c.body(answer, 200, { "content-type": "application/json; charset=utf-8" });
+    if (decision.kind === "accepted" && decision.firstCallPending) firstCallSucceeded(meterDeps, record.account);
+    if (answer === undefined) return c.body(null, 204, rateHeaders);
+    return c.body(answer, 200, { "content-type": "application/json; charset=utf-8", ...rateHeaders });
   })
   .get("/rpc", requireWebSocketUpgrade, requireRpcApiKey, async (c) => {
     const urls = c.get("services").config.pubSubUrls;

@@ -11,6 +11,7 @@ import {
   resultResponseText,
   upstreamRequestText,
   type ClientId,
+  type RequestBody,
   type RequestItem,
 } from "./json-rpc-envelope";
 import { forwardedParamsText } from "./forwarded-params";
@@ -51,7 +52,20 @@ type PartOutcome = { result: string } | { error: string };
 
 /** The response body for `bodyText`, or undefined when nothing is to be answered (only notifications: HTTP 204). */
 export async function answerRpcBody(bodyText: string, deps: RpcProxyDeps): Promise<string | undefined> {
-  const body = parseRequestBody(bodyText, limits.maxRpcBatch, limits.maxRpcJsonDepth);
+  return answerParsedRpcBody(parseRpcBody(bodyText), deps);
+}
+
+/** The body read once, with the service's caps: the route counts its calls (credits) before it is answered. */
+export function parseRpcBody(bodyText: string): RequestBody {
+  return parseRequestBody(bodyText, limits.maxRpcBatch, limits.maxRpcJsonDepth);
+}
+
+/** Calls in a body, as credits count them: a batch's length, 1 for a single call or a body refused whole. */
+export function callsIn(body: RequestBody): number {
+  return body.kind === "batch" ? Math.max(1, body.items.length) : 1;
+}
+
+export async function answerParsedRpcBody(body: RequestBody, deps: RpcProxyDeps): Promise<string | undefined> {
   if (body.kind === "error") return errorResponseText(null, body.error);
   const items = body.kind === "single" ? [body.item] : body.items;
   const answers: (string | undefined)[] = new Array(items.length);

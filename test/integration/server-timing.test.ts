@@ -30,22 +30,22 @@ function stagesOf(res: Response): Map<string, number> {
 }
 
 describe("Server-Timing", () => {
-  it("a cold price lists auth, cache, candidates, registry, upstream, decode and total", async () => {
+  it("a cold price lists auth, meter, cache, candidates, registry, upstream, decode and total", async () => {
     const token = manifest.tokens.find((t) => t.venues.includes("raydium-cpmm"))!;
     // TTL 0: nothing is fresh, so this request walks the whole cold path
     const res = await call(`/api/v1/price?ca=${token.mint}`, { PRICE_CACHE_TTL_MS: "0" });
     expect(res.status).toBe(200);
     const stages = stagesOf(res);
-    expect([...stages.keys()]).toEqual(["auth", "cache", "candidates", "registry", "upstream", "decode", "total"]);
+    expect([...stages.keys()]).toEqual(["auth", "meter", "cache", "candidates", "registry", "upstream", "decode", "total"]);
     for (const [name, ms] of stages) expect(ms, name).toBeGreaterThanOrEqual(0);
     expect(stages.get("total")!).toBeGreaterThanOrEqual(stages.get("upstream")!);
   });
 
-  it("a warm price lists auth and total only; errors and /health carry the header too", async () => {
+  it("a warm price lists auth, meter (the plan's limiter) and total only; errors and /health carry the header too", async () => {
     const token = manifest.tokens.find((t) => t.venues.includes("raydium-cpmm"))!;
     await call(`/api/v1/price?ca=${token.mint}`);
     const warm = await call(`/api/v1/price?ca=${token.mint}`);
-    expect([...stagesOf(warm).keys()]).toEqual(["auth", "total"]);
+    expect([...stagesOf(warm).keys()]).toEqual(["auth", "meter", "total"]);
     const unauthorized = await call(`/api/v1/price?ca=${token.mint}`, {}, {});
     expect(unauthorized.status).toBe(401);
     expect([...stagesOf(unauthorized).keys()]).toEqual(["auth", "total"]);

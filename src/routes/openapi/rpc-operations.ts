@@ -4,7 +4,7 @@
  * (errors/rpc-errors.ts) as examples. Method params are the node's (docs/rpc.md), so `params` stays open here.
  */
 import { z } from "zod/mini";
-import { jsonRpcCodes, proxyErrors, requestTooLarge, standardErrors, batchTooLarge, type RpcErrorObject } from "../../errors/rpc-errors";
+import { creditsExhausted, jsonRpcCodes, proxyErrors, rateLimited, requestTooLarge, standardErrors, batchTooLarge, type RpcErrorObject } from "../../errors/rpc-errors";
 import { limits } from "../../limits";
 import { named, type Example, type Operation, type ResponseSpec } from "./operation";
 
@@ -104,6 +104,21 @@ const post: Operation = {
     415: rpcErrorResponse("Content-Type is not application/json", {
       mediaType: { summary: proxyErrors.unsupportedMediaType.message, value: errorBody(proxyErrors.unsupportedMediaType) },
     }),
+    402: rpcErrorResponse("The account's credits for the month are used up: a body costs one credit per call (a batch its length) — docs/accounts.md", {
+      outOfCredits: {
+        summary: "Out of credits",
+        value: errorBody(creditsExhausted("Out of credits: this request costs 5, 2 left this month on the FREE plan", 2)),
+      },
+    }),
+    429: rpcErrorResponse(
+      "Over the plan's requests per second or per minute (all of the account's keys together; a body is one request)",
+      { rateLimited: { summary: "Rate limited", value: errorBody(rateLimited("Rate limit exceeded: 1 requests per second on the FREE plan; retry in 1 s", 1)) } },
+      {
+        "Retry-After": { description: "Seconds to wait (also `data.retryAfterSeconds`)", schema: { type: "integer" } },
+        RateLimit: { description: 'draft-ietf-httpapi-ratelimit-headers: `"second";r=0;t=1, "minute";r=29;t=60`', schema: { type: "string" } },
+        "RateLimit-Policy": { description: '`"second";q=1;w=1, "minute";q=30;w=60`', schema: { type: "string" } },
+      },
+    ),
     500: internal,
     504: rpcErrorResponse(`The whole body was not answered within the ${limits.requestDeadlineMs / 1000} s request deadline`, {
       timeout: { summary: proxyErrors.upstreamTimeout.message, value: errorBody(proxyErrors.upstreamTimeout) },

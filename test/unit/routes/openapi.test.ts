@@ -21,6 +21,10 @@ beforeAll(async () => {
 const restErrorStatuses = ["400", "401", "413", "414", "500", "504"];
 const chainErrorStatuses = ["404", "503"];
 const tradeIndexPaths = ["/api/v1/trend", "/api/v1/trades", "/api/v1/ohlcv"];
+/** The account's own figures (docs/accounts.md): no parameters, no chain, no 400. */
+const accountPaths = ["/api/v1/usage"];
+/** The plan's refusals, on every metered (/api/v1) route; price lists also 403 over the plan's mints per request. */
+const meteredStatuses = ["402", "429"];
 
 describe("GET /openapi.json", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
@@ -51,6 +55,7 @@ describe("GET /openapi.json", () => {
         ...["venue-a", "venue-b", "venue-c", "venue-d", "pumpfun", "raydium", "meteora", "pumpswap"].map((v) => `get /api/v1/${v}`),
         "get /api/v1/overview",
         ...tradeIndexPaths.map((p) => `get ${p}`),
+        ...accountPaths.map((p) => `get ${p}`),
         "post /rpc",
         "get /rpc",
         "get /openapi.json",
@@ -60,12 +65,13 @@ describe("GET /openapi.json", () => {
 
   it("documents the query parameters of every REST route", () => {
     const params = (path: string): Json => Object.fromEntries((doc.paths[path].get.parameters as Json[]).map((p) => [p.name, p]));
-    const pricePaths = Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/") && p !== "/api/v1/overview" && !tradeIndexPaths.includes(p));
+    const pricePaths = Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/") && p !== "/api/v1/overview" && !tradeIndexPaths.includes(p) && !accountPaths.includes(p));
     for (const path of pricePaths) {
       expect(params(path).ca, path).toMatchObject({ in: "query", required: true, schema: { type: "string" } });
       expect(params(path).poolId, path).toMatchObject({ in: "query", required: false, schema: { type: "string" } });
     }
     expect(Object.keys(params("/api/v1/overview"))).toEqual(["ca"]);
+    expect(doc.paths["/api/v1/usage"].get.parameters ?? []).toEqual([]);
     // The trade-index routes: integers are digit strings in the query, required where the route cannot do without them
     const integer = { type: "string", pattern: "^[0-9]{1,15}$" };
     expect(params("/api/v1/trend")).toEqual({
@@ -103,7 +109,12 @@ describe("GET /openapi.json", () => {
   it("documents every error each route answers, with the spec's envelope on REST and JSON-RPC bodies on /rpc", () => {
     for (const path of Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/"))) {
       const responses = doc.paths[path].get.responses as Json;
-      const statuses = tradeIndexPaths.includes(path) ? restErrorStatuses : [...restErrorStatuses, ...chainErrorStatuses];
+      if (accountPaths.includes(path)) {
+        expect(Object.keys(responses), path).toEqual(expect.arrayContaining(["200", "401", "413", "414", "500", ...meteredStatuses]));
+        continue;
+      }
+      const priced = !tradeIndexPaths.includes(path) && path !== "/api/v1/overview";
+      const statuses = [...(tradeIndexPaths.includes(path) ? restErrorStatuses : [...restErrorStatuses, ...chainErrorStatuses]), ...meteredStatuses, ...(priced ? ["403"] : [])];
       expect(Object.keys(responses), path).toEqual(expect.arrayContaining(["200", ...statuses]));
       for (const status of statuses) {
         expect(responses[status].content["application/json"].schema, `${path} ${status}`).toEqual({ $ref: "#/components/schemas/ErrorEnvelope" });
@@ -116,7 +127,7 @@ describe("GET /openapi.json", () => {
       const required = (doc.paths[path].get.parameters as Json[]).filter((p) => p.required).map((p) => p.name as string);
       expect(messages, path).toContain(`Missing required query parameter: ${required.includes("ca") ? "ca" : (required[0] ?? "ca or wallet")}`);
     }
-    expect(Object.keys(doc.paths["/rpc"].post.responses)).toEqual(expect.arrayContaining(["200", "204", "401", "405", "413", "415", "500", "504"]));
+    expect(Object.keys(doc.paths["/rpc"].post.responses)).toEqual(expect.arrayContaining(["200", "204", "401", "402", "405", "413", "415", "429", "500", "504"]));
     expect(Object.keys(doc.paths["/rpc"].get.responses)).toEqual(expect.arrayContaining(["101", "401", "405", "503"]));
   });
 

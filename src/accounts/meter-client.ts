@@ -1,0 +1,179 @@
+/**
+ * The isolate's side of the meter: one call per request to the account's AccountMeter, except while the isolate
+ * holds a lease — requests and credits the meter granted ahead, spent here with no call at all (the warm price
+ * path). Leases exist only when the limits are large (meter-state.ts `leaseSize`); spent usage and unspent credits go
+ * back with the next call, or, when none comes, once the lease has ended (`waitUntil`). docs/accounts.md#lease-design
+ * gives the accuracy bounds.
+ * Fail open: a meter that throws or does not answer within `limits.meter.callTimeoutMs` lets the request through
+ * (logged, account id only), as unkey does: an outage of the limiter must not become an outage of the API.
+ */
+import type { Env } from "../env";
+import { limits } from "../limits";
+import type { ApiKeyRecord } from "./api-key-record";
+import type { AcquireAnswer, LeaseReport, MeterTerms, UsageEntry, WindowState } from "./meter-protocol";
+import { utcDay } from "./meter-protocol";
+import { accountTerms, type AccountTerms } from "./plans";
+import { rateLimitHeaders, seconds } from "./rate-limit-headers";
+
+export type MeterDecision =
+  | { kind: "accepted"; headers: Record<string, string>; firstCallPending: boolean }
+  | { kind: "rate-limited"; retryAfterSeconds: number; window: string; headers: Record<string, string> }
+  | { kind: "out-of-credits"; creditsRemaining: number; headers: Record<string, string> }
+  /** The meter failed: the request passes, without rate-limit headers. */
+  | { kind: "unmetered" };
+
+interface Lease {
+  termsKey: string;
+  requests: number;
+  credits: number;
+  expiresAt: number;
+  grantedAt: number;
+  windows: WindowState[];
+  usage: Map<string, UsageEntry>;
+  firstCallPending: boolean;
+}
+
+/** The lease of each account this isolate serves (at most one each). */
+const leases = new Map<string, Lease>();
+/** A meter call in flight per account: requests arriving meanwhile wait for its lease instead of all calling too. */
+const inFlight = new Map<string, Promise<unknown>>();
+
+const termsCache = new WeakMap<ApiKeyRecord, { terms: AccountTerms; meter: MeterTerms; key: string }>();
+
+/** The terms of a key record (its plan and custom limits), computed once per record object (records are cached by auth). */
+export function termsOf(record: ApiKeyRecord): { terms: AccountTerms; meter: MeterTerms; key: string } {
+  let hit = termsCache.get(record);
+  if (hit === undefined) {
+    const terms = accountTerms(record.plan, record.limits);
+    const meter: MeterTerms = { plan: terms.id, windows: terms.windows, monthlyCredits: terms.monthlyCredits };
+    hit = { terms, meter, key: JSON.stringify(meter) };
+    termsCache.set(record, hit);
+  }
+  return hit;
+}
+
+export interface MeterDeps {
+  env: Env;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Meters one request of `cost` credits for the key of `record`. */
+export async function meterRequest(deps: MeterDeps, record: ApiKeyRecord, cost: number): Promise<MeterDecision> {
+  const { meter, key } = termsOf(record);
+  const now = Date.now();
+  const spent = spendLease(record, key, cost, now);
+  if (spent) return spent;
+  const waiting = inFlight.get(record.account);
+  if (waiting !== undefined) {
+    await waiting.catch(() => undefined);
+    const after = spendLease(record, key, cost, Date.now());
+    if (after) return after;
+  }
+  const call = askMeter(deps, record, meter, key, cost, now);
+  inFlight.set(record.account, call);
+  try {
+    return await call;
+  } finally {
+    if (inFlight.get(record.account) === call) inFlight.delete(record.account);
+  }
+}
+
+/** The account's first successful call (referral reward): told once per lease that reported it pending. */
+export function firstCallSucceeded(deps: MeterDeps, account: string): void {
+  const lease = leases.get(account);
+  if (lease) lease.firstCallPending = false;
+  deps.waitUntil(
+    within(stubOf(deps.env, account).recordFirstCall(account), limits.meter.callTimeoutMs * 5).catch((err: unknown) => logFailure("first-call", account, err)),
+  );
+}
+
+/** Hands this isolate's lease of `account` back now (the usage route, so the figures it reads include this isolate's). */
+export async function settleLease(deps: MeterDeps, account: string): Promise<void> {
+  const lease = leases.get(account);
+  if (lease === undefined) return;
+  leases.delete(account);
+  await within(stubOf(deps.env, account).settle(account, reportOf(lease)), limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("settle", account, err));
+}
+
+function spendLease(record: ApiKeyRecord, termsKey: string, cost: number, now: number): MeterDecision | undefined {
+  const lease = leases.get(record.account);
+  if (lease === undefined || lease.termsKey !== termsKey || now >= lease.expiresAt || lease.requests < 1 || lease.credits < cost) return undefined;
+  lease.requests -= 1;
+  lease.credits -= cost;
+  const day = utcDay(now);
+  const id = `${record.keyId}|${day}`;
+  const entry = lease.usage.get(id);
+  if (entry) {
+    entry.requests += 1;
+    entry.credits += cost;
+  } else lease.usage.set(id, { keyId: record.keyId, day, requests: 1, credits: cost });
+  const elapsed = now - lease.grantedAt;
+  // What the client sees: the meter's figures at grant, plus what this lease still holds.
+  const windows = lease.windows.map((w) => ({ ...w, remaining: w.remaining + lease.requests, resetMs: Math.max(0, w.resetMs - elapsed) }));
+  return { kind: "accepted", headers: rateLimitHeaders(windows), firstCallPending: lease.firstCallPending };
+}
+
+async function askMeter(deps: MeterDeps, record: ApiKeyRecord, terms: MeterTerms, termsKey: string, cost: number, at: number): Promise<MeterDecision> {
+  const old = leases.get(record.account);
+  leases.delete(record.account);
+  const report = old === undefined ? undefined : reportOf(old);
+  let answer: AcquireAnswer;
+  try {
+    answer = await within(stubOf(deps.env, record.account).acquire({ account: record.account, keyId: record.keyId, terms, cost, at, report }) as Promise<AcquireAnswer>, limits.meter.callTimeoutMs);
+  } catch (err) {
+    logFailure("acquire", record.account, err);
+    return { kind: "unmetered" };
+  }
+  const headers = rateLimitHeaders(answer.windows);
+  if (!answer.ok) {
+    if (answer.reason === "rate") return { kind: "rate-limited", retryAfterSeconds: Math.max(1, seconds(answer.retryAfterMs)), window: answer.window, headers };
+    return { kind: "out-of-credits", creditsRemaining: answer.creditsRemaining, headers };
+  }
+  if (answer.leaseRequests > 0) {
+    const now = Date.now();
+    const lease: Lease = {
+      termsKey,
+      requests: answer.leaseRequests,
+      credits: answer.leaseCredits,
+      grantedAt: now,
+      expiresAt: now + answer.leaseMs,
+      windows: answer.windows,
+      usage: new Map(),
+      firstCallPending: answer.firstCallPending,
+    };
+    leases.set(record.account, lease);
+    deps.waitUntil(settleWhenEnded(deps, record.account, lease, answer.leaseMs));
+  }
+  return { kind: "accepted", headers: rateLimitHeaders(answer.windows.map((w) => ({ ...w, remaining: w.remaining + answer.leaseRequests }))), firstCallPending: answer.firstCallPending };
+}
+
+/** A lease no later request replaced: once it has ended, its report goes back by itself. */
+async function settleWhenEnded(deps: MeterDeps, account: string, lease: Lease, ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms + 10));
+  if (leases.get(account) !== lease) return;
+  await settleLease(deps, account);
+}
+
+function reportOf(lease: Lease): LeaseReport {
+  const report = { usage: [...lease.usage.values()], refundCredits: lease.credits };
+  lease.usage = new Map();
+  lease.credits = 0;
+  lease.requests = 0;
+  return report;
+}
+
+function stubOf(env: Env, account: string) {
+  return env.ACCOUNT_METER.get(env.ACCOUNT_METER.idFromName(account));
+}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`meter did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function logFailure(call: string, account: string, err: unknown): void {
+  console.error(JSON.stringify({ level: "error", event: "meter-failed", call, account, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), failOpen: true }));
+}

@@ -1,0 +1,81 @@
+import type { PlanId, RateWindow } from "./plans";
+
+/**
+ * What the isolates and an account's meter (src/accounts/meter.ts, one Durable Object per account) say to each other
+ * over Durable Object RPC. The isolate sends the terms of the key record it just read, so a plan change reaches the
+ * meter with the first request that carries it (`plan:set` rewrites the records; the auth cache bounds the delay).
+ */
+export interface MeterTerms {
+  plan: PlanId;
+  windows: RateWindow[];
+  monthlyCredits: number;
+}
+
+/** Usage of one key on one UTC day, as the isolate spent it from a lease (or the meter counted it). */
+export interface UsageEntry {
+  keyId: string;
+  day: string;
+  requests: number;
+  credits: number;
+}
+
+/** What an isolate hands back when its lease ends or is replaced: what it spent, and the credits it did not. */
+export interface LeaseReport {
+  usage: UsageEntry[];
+  refundCredits: number;
+}
+
+export interface AcquireRequest {
+  account: string;
+  keyId: string;
+  terms: MeterTerms;
+  /** Credits this request costs (0 for the usage route). It always takes one request of every window. */
+  cost: number;
+  /** When the request reached the isolate (ms): the windows count it then, not when the call reached the meter. */
+  at: number;
+  report?: LeaseReport;
+}
+
+/** One window as the meter sees it after its answer: what is left outside any lease, and when its oldest grant leaves. */
+export interface WindowState {
+  name: RateWindow["name"];
+  limit: number;
+  ms: number;
+  remaining: number;
+  resetMs: number;
+}
+
+export type AcquireAnswer =
+  | {
+      ok: true;
+      /** Requests and credits beyond this one that the isolate may spend without asking, until `leaseMs` from now. */
+      leaseRequests: number;
+      leaseCredits: number;
+      leaseMs: number;
+      windows: WindowState[];
+      creditsRemaining: number;
+      /** The account has never made a successful call (referral trigger): tell the meter when this one succeeds. */
+      firstCallPending: boolean;
+    }
+  | { ok: false; reason: "rate"; retryAfterMs: number; window: RateWindow["name"]; windows: WindowState[]; creditsRemaining: number }
+  | { ok: false; reason: "credits"; windows: WindowState[]; creditsRemaining: number };
+
+/** The meter's account figures for `GET /api/v1/usage`. */
+export interface MeterBalance {
+  month: string;
+  creditsUsed: number;
+  bonusCredits: number;
+}
+
+/** `YYYY-MM-DD` and `YYYY-MM` of a time, in UTC. */
+export function utcDay(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+export function utcMonth(now: number): string {
+  return new Date(now).toISOString().slice(0, 7);
+}
+/** Start of the UTC calendar month of `now` (ms). */
+export function monthStart(now: number): number {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}

@@ -1,0 +1,134 @@
+/**
+ * What an account's meter knows and decides, without Durable Object APIs: its sliding windows, the month's credits,
+ * and the usage not yet written to D1. src/accounts/meter.ts is the shell (D1 loads and flushes, alarms, RPC); time
+ * comes in as an argument, so test/unit/accounts/meter-state.test.ts drives it with its own clock.
+ */
+import { limits } from "../limits";
+import type { AcquireAnswer, AcquireRequest, LeaseReport, MeterTerms, UsageEntry, WindowState } from "./meter-protocol";
+import { utcDay } from "./meter-protocol";
+import { SlidingWindowLog } from "./sliding-window-log";
+
+/** The month's figures the shell reads from D1 (usage_daily, credit_grants, accounts). */
+export interface MonthLedger {
+  month: string;
+  /** Credits already written to usage_daily this month. */
+  creditsUsed: number;
+  /** Grants of this month (credit_grants). */
+  bonusCredits: number;
+  firstCallPending: boolean;
+}
+
+export class MeterState {
+  private readonly logs = new Map<string, SlidingWindowLog>();
+  private pending = new Map<string, UsageEntry>();
+  /** Keys used since the last flush, with when (api_keys.last_used_at). */
+  private lastUsed = new Map<string, number>();
+  private lastAt = 0;
+
+  constructor(public ledger: MonthLedger) {}
+
+  /** Credits left this month: the plan's, plus bonus, minus what is used (leased credits included). */
+  creditsRemaining(terms: MeterTerms): number {
+    return Math.max(0, terms.monthlyCredits + this.ledger.bonusCredits - this.ledger.creditsUsed);
+  }
+
+  acquire(meterNow: number, req: AcquireRequest): AcquireAnswer {
+    if (req.report) this.applyReport(meterNow, req.report);
+    // The request's own time (its arrival at the isolate), so queueing on the way here does not bunch requests up;
+    // within `maxClockSkewMs` of the meter's clock and never before an earlier grant (the logs stay in order).
+    const now = Math.max(this.lastAt, Math.min(meterNow, Math.max(req.at, meterNow - limits.meter.maxClockSkewMs)));
+    this.lastAt = now;
+    const logs = req.terms.windows.map((w) => this.logOf(w.name, w.limit, w.ms));
+    // Rate first: a request refused for rate costs nothing, and says when to come back.
+    let worst: { wait: number; index: number } | undefined;
+    logs.forEach((log, index) => {
+      const wait = log.waitFor(now, 1);
+      if (wait > 0 && (worst === undefined || wait > worst.wait)) worst = { wait, index };
+    });
+    if (worst !== undefined) {
+      return { ok: false, reason: "rate", retryAfterMs: worst.wait, window: req.terms.windows[worst.index]!.name, windows: this.windowStates(now, req.terms), creditsRemaining: this.creditsRemaining(req.terms) };
+    }
+    const credits = this.creditsRemaining(req.terms);
+    if (req.cost > credits) return { ok: false, reason: "credits", windows: this.windowStates(now, req.terms), creditsRemaining: credits };
+
+    const lease = leaseSize(req.terms);
+    let leaseRequests = lease === 0 ? 0 : Math.max(0, Math.min(lease, ...logs.map((log) => log.room(now) - 1)));
+    const leaseCredits = leaseRequests === 0 ? 0 : Math.max(0, Math.min(credits - req.cost, Math.floor(req.terms.monthlyCredits * limits.meter.leaseCreditFraction), leaseRequests * limits.maxMintsPerPriceRequest));
+    // A lease without credits could not be spent: its requests would only be counted for nothing.
+    if (leaseCredits === 0) leaseRequests = 0;
+    for (const log of logs) log.add(now, 1 + leaseRequests);
+    this.ledger.creditsUsed += req.cost + leaseCredits;
+    this.count(now, { keyId: req.keyId, day: utcDay(now), requests: 1, credits: req.cost });
+    const shortest = Math.min(...req.terms.windows.map((w) => w.ms));
+    return {
+      ok: true,
+      leaseRequests,
+      leaseCredits,
+      leaseMs: Math.min(limits.meter.leaseMs, Math.floor(shortest / 2)),
+      windows: this.windowStates(now, req.terms),
+      creditsRemaining: this.creditsRemaining(req.terms),
+      firstCallPending: this.ledger.firstCallPending,
+    };
+  }
+
+  /** A lease ended: what was spent becomes usage, the credits not spent go back. */
+  applyReport(now: number, report: LeaseReport): void {
+    this.ledger.creditsUsed = Math.max(0, this.ledger.creditsUsed - report.refundCredits);
+    for (const entry of report.usage) this.count(now, entry);
+  }
+
+  /** Usage waiting for the next flush (taken: the shell writes it, and gives it back with `restore` if D1 failed). */
+  takePending(): { usage: UsageEntry[]; lastUsed: [string, number][] } {
+    const taken = { usage: [...this.pending.values()], lastUsed: [...this.lastUsed] };
+    this.pending = new Map();
+    this.lastUsed = new Map();
+    return taken;
+  }
+
+  restore(taken: { usage: UsageEntry[]; lastUsed: [string, number][] }): void {
+    for (const entry of taken.usage) this.add(entry);
+    for (const [keyId, at] of taken.lastUsed) this.lastUsed.set(keyId, Math.max(at, this.lastUsed.get(keyId) ?? 0));
+  }
+
+  get hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  windowStates(now: number, terms: MeterTerms): WindowState[] {
+    return terms.windows.map((w) => {
+      const log = this.logOf(w.name, w.limit, w.ms);
+      return { name: w.name, limit: w.limit, ms: w.ms, remaining: log.room(now), resetMs: log.resetIn(now) };
+    });
+  }
+
+  private count(now: number, entry: UsageEntry): void {
+    if (entry.requests === 0 && entry.credits === 0) return;
+    this.add(entry);
+    this.lastUsed.set(entry.keyId, now);
+  }
+
+  private add(entry: UsageEntry): void {
+    const id = `${entry.keyId}|${entry.day}`;
+    const have = this.pending.get(id);
+    if (have) {
+      have.requests += entry.requests;
+      have.credits += entry.credits;
+    } else this.pending.set(id, { ...entry });
+  }
+
+  /** The log of a window, following the terms (a plan change keeps what was counted, under the new limit). */
+  private logOf(name: string, limit: number, ms: number): SlidingWindowLog {
+    let log = this.logs.get(name);
+    if (log === undefined) this.logs.set(name, (log = new SlidingWindowLog(limit, ms)));
+    log.limit = limit;
+    log.ms = ms;
+    return log;
+  }
+}
+
+/** Tokens an isolate may hold beyond its request: a share of the smallest limit, none for small limits (exact path). */
+export function leaseSize(terms: MeterTerms): number {
+  const smallest = Math.min(...terms.windows.map((w) => w.limit));
+  const size = Math.min(limits.meter.maxLeaseRequests, Math.floor(smallest * limits.meter.leaseFraction));
+  return size < limits.meter.minLeaseRequests ? 0 : size;
+}

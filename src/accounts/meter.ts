@@ -1,0 +1,136 @@
+/**
+ * `AccountMeter`: one Durable Object per account (`ACCOUNT_METER.idFromName(account)`), the single place where its
+ * rate windows, credits and WebSocket connections are counted, whichever isolate or key a request arrives through.
+ * MeterState holds the arithmetic; this shell loads the month's ledger from D1, writes usage back in batches (alarm every
+ * `limits.meter.flushMs`, and on demand for `GET /api/v1/usage`), keeps the account's open /ws connections in its own
+ * SQLite (they outlive an eviction), and runs the referral reward on the first successful call.
+ * What is kept only in memory: the sliding windows (an evicted meter starts them empty, in the caller's favour) and
+ * usage not yet flushed (at most `flushMs` of it is lost if the object dies between alarms).
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env";
+import { limits } from "../limits";
+import type { AcquireAnswer, AcquireRequest, LeaseReport, MeterBalance } from "./meter-protocol";
+import { utcMonth } from "./meter-protocol";
+import { MeterState } from "./meter-state";
+import { rewardFirstCall } from "./referral-rewards";
+import { readBonusCredits, readMonthLedger, writeUsage } from "./usage-store";
+
+export class AccountMeter extends DurableObject<Env> {
+  private state: MeterState | undefined;
+  private account: string | undefined;
+  private loading: Promise<MeterState> | undefined;
+  /** D1 work done by flushes (read by the batching test and logged): statements, not requests, are what D1 bills. */
+  readonly flushStats = { flushes: 0, statements: 0, usageRows: 0, requests: 0 };
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS connections (id TEXT PRIMARY KEY, key_id TEXT NOT NULL, at INTEGER NOT NULL)");
+  }
+
+  /** One request: allowed (with a lease when the limits are large), or refused for rate or credits. */
+  async acquire(req: AcquireRequest): Promise<AcquireAnswer> {
+    const now = Date.now();
+    const state = await this.ledger(req.account, now);
+    const answer = state.acquire(now, req);
+    await this.scheduleFlush();
+    return answer;
+  }
+
+  /** An isolate's lease ended without a new request to carry its report. */
+  async settle(account: string, report: LeaseReport): Promise<void> {
+    const now = Date.now();
+    (await this.ledger(account, now)).applyReport(now, report);
+    await this.scheduleFlush();
+  }
+
+  /** The account's first successful call: the referral reward, once (referral-rewards.ts), and both balances refreshed. */
+  async recordFirstCall(account: string): Promise<void> {
+    const now = Date.now();
+    const state = await this.ledger(account, now);
+    if (!state.ledger.firstCallPending) return;
+    state.ledger.firstCallPending = false;
+    const credited = await rewardFirstCall(this.env.DB, account, now);
+    for (const other of credited) {
+      if (other === account) await this.creditsChanged(account);
+      else await this.env.ACCOUNT_METER.get(this.env.ACCOUNT_METER.idFromName(other)).creditsChanged(other);
+    }
+  }
+
+  /** New credit grants for this account: its bonus is read again. */
+  async creditsChanged(account: string): Promise<void> {
+    const now = Date.now();
+    const state = await this.ledger(account, now);
+    state.ledger.bonusCredits = await readBonusCredits(this.env.DB, account, now);
+  }
+
+  /** Flushes what is pending, then answers the month's figures (the usage route reads the per-day rows itself). */
+  async balance(account: string): Promise<MeterBalance> {
+    const now = Date.now();
+    const state = await this.ledger(account, now);
+    await this.flush();
+    return { month: state.ledger.month, creditsUsed: state.ledger.creditsUsed, bonusCredits: state.ledger.bonusCredits };
+  }
+
+  /** A /ws connection of the account opens: admitted while it holds fewer than `max`. */
+  openConnection(connectionId: string, keyId: string, max: number): { ok: boolean; open: number } {
+    const sql = this.ctx.storage.sql;
+    const open = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM connections WHERE id <> ?", connectionId).one().n;
+    if (open >= max) return { ok: false, open };
+    sql.exec("INSERT OR REPLACE INTO connections (id, key_id, at) VALUES (?, ?, ?)", connectionId, keyId, Date.now());
+    return { ok: true, open: open + 1 };
+  }
+
+  closeConnection(connectionId: string): void {
+    this.ctx.storage.sql.exec("DELETE FROM connections WHERE id = ?", connectionId);
+  }
+
+  override async alarm(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.scheduleFlush();
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const state = this.state;
+    if (state === undefined || !state.hasPending || this.account === undefined) return;
+    const taken = state.takePending();
+    try {
+      const statements = await writeUsage(this.env.DB, this.account, taken.usage, taken.lastUsed);
+      this.flushStats.flushes++;
+      this.flushStats.statements += statements;
+      this.flushStats.usageRows += taken.usage.length;
+      this.flushStats.requests += taken.usage.reduce((n, u) => n + u.requests, 0);
+    } catch (err) {
+      // D1 failed: the usage waits for the next alarm, nothing is lost.
+      state.restore(taken);
+      console.error(JSON.stringify({ level: "error", event: "usage-flush-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
+    }
+  }
+
+  private async scheduleFlush(): Promise<void> {
+    if (!this.state?.hasPending) return;
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + limits.meter.flushMs);
+  }
+
+  /** The month's ledger, read from D1 once per month (and again when a new month starts). */
+  private async ledger(account: string, now: number): Promise<MeterState> {
+    this.account = account;
+    if (this.state !== undefined && this.state.ledger.month === utcMonth(now)) return this.state;
+    this.loading ??= (async () => {
+      try {
+        // A new month: what is pending belongs to the old one's days and is written first.
+        await this.flush();
+        const ledger = await readMonthLedger(this.env.DB, account, now);
+        if (this.state === undefined) this.state = new MeterState(ledger);
+        else this.state.ledger = ledger;
+        return this.state;
+      } finally {
+        this.loading = undefined;
+      }
+    })();
+    return this.loading;
+  }
+}
