@@ -72,7 +72,7 @@ ${keys.map(
 <div><span class="muted">Bonus credits</span><b id="bonus-credits">${number(summary.bonusCredits)}</b></div>
 <div><span class="muted">Credits left</span><b id="credits-left">${number(remaining)}</b></div>
 </div>
-<p class="muted">${number(summary.plan.requestsPerSecond)} requests/s, ${number(summary.plan.requestsPerMinute)} requests/min, ${number(summary.plan.mintsPerRequest)} mints per price request. Requests this month: <b id="requests-month">${number(summary.requestsThisMonth)}</b>. Usage is recorded in batches, so the last few seconds may not show yet.</p>
+<p class="muted">${number(summary.plan.requestsPerSecond)} requests/s, ${number(summary.plan.requestsPerMinute)} requests/min, ${number(summary.plan.mintsPerRequest)} mint${summary.plan.mintsPerRequest === 1 ? "" : "s"} per price request. Requests this month: <b id="requests-month">${number(summary.requestsThisMonth)}</b>. Usage is recorded in batches, so the last few seconds may not show yet.</p>
 ${usageChart(summary.dailyRequests, daysInMonth)}
 </section>
 <section id="referrals">
