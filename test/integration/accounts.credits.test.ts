@@ -138,7 +138,7 @@ describe("usage in D1", () => {
       { key_id: b.record.keyId, requests: 30, credits: 30 },
     ]);
     // and it took one flush of 4 statements (2 usage upserts, 2 last_used_at updates) for 61 requests
-    const stats = await runInDurableObject(env.ACCOUNT_METER.get(env.ACCOUNT_METER.idFromName(account)), (meter: AccountMeter) => ({ ...meter.flushStats }));
+    const stats = await runInDurableObject(env.ACCOUNT_METER.get(env.ACCOUNT_METER.idFromName(account)), (instance) => ({ ...(instance as AccountMeter).flushStats }));
     expect(stats).toEqual({ flushes: 1, statements: 4, usageRows: 2, requests: 61 });
     const used = await env.DB.prepare("SELECT key_id, last_used_at FROM api_keys WHERE account_id = ?").bind(account).all<{ key_id: string; last_used_at: number | null }>();
     for (const row of used.results) expect(row.last_used_at, row.key_id).toBeGreaterThan(Date.now() - 60_000);
