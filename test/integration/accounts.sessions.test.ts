@@ -1,6 +1,8 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "@noble/hashes/sha256";
+import worker from "../../src/index";
 import { limits } from "../../src/limits";
 import { base } from "../helpers/http";
 import { cookiesOf, getPage, postForm, rawKv, rawRows, signUp } from "../helpers/account-web";
@@ -198,5 +200,28 @@ describe("security headers", () => {
     const res = await getPage("/health");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-security-policy")).toBeNull();
+  });
+});
+
+describe("the cron's sweep of sign-in rows", () => {
+  it("drops expired sessions and ended throttle windows, keeps live ones", async () => {
+    // Given one live and one expired session, one live and one long-ended throttle window
+    const now = Date.now();
+    const { accountId } = await signUp("sweep@example.com", password, { ip: "198.51.100.80" });
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES ('expired-hash', ?1, ?2, ?3)").bind(accountId, now - 10, now - 1),
+      env.DB.prepare("INSERT INTO auth_throttle (bucket, window_start, count) VALUES ('login:ip:ended', ?1, 3)").bind(now - 2 * 3_600_000),
+    ]);
+    // When the scheduled handler runs (the trade index beside it finds nothing new to read)
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ cron: "* * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    // Then only the dead rows are gone
+    const sessions = (await env.DB.prepare("SELECT token_hash FROM sessions WHERE account_id = ?1").bind(accountId).all<{ token_hash: string }>()).results;
+    expect(sessions.map((s) => s.token_hash)).not.toContain("expired-hash");
+    expect(sessions.length).toBe(1);
+    const buckets = (await env.DB.prepare("SELECT bucket FROM auth_throttle").all<{ bucket: string }>()).results.map((r) => r.bucket);
+    expect(buckets).not.toContain("login:ip:ended");
+    expect(buckets).toContain("signup:ip:198.51.100.80");
   });
 });
