@@ -10,6 +10,7 @@ export function startBanner(opts: { base: string; key: string; sample: string; l
   return `
   Token market-data API is running on ${base}
   Demo API key: ${key}
+  Dashboard (sign up, create keys, usage, referrals): ${base}/signup
 
   curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=${sample}'
   curl -s -H 'x-api-key: ${key}' '${base}/api/v1/price?ca=So11111111111111111111111111111111111111112,${sample}'

@@ -20,6 +20,10 @@ describe("npm start banner", () => {
     expect(text).toContain("curl -s http://127.0.0.1:8899/__localnet/world");
   });
 
+  it("points to the dashboard's sign-up page", () => {
+    expect(startBanner({ base: "http://127.0.0.1:8787", key: "k", sample: "M" })).toContain("http://127.0.0.1:8787/signup");
+  });
+
   it("without localnet (an external upstream) it names no local chain", () => {
     expect(startBanner({ base: "http://127.0.0.1:8787", key: "k", sample: "M" })).not.toContain("__localnet");
   });
