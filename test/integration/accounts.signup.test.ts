@@ -143,6 +143,10 @@ describe("referral links (sign-up side)", () => {
     const page = await (await getPage(`/signup?ref=${code!.toLowerCase()}`)).text();
     // Then the form carries the code
     expect(page).toContain(`<input type="hidden" name="ref" value="${code}">`);
+    // And a refused attempt (a short password) keeps it in the form shown again
+    const refused = await postForm("/signup", { email: "referred@example.com", password: "short", ref: code! }, { ip: "198.51.100.21" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(`<input type="hidden" name="ref" value="${code}">`);
     // And signing up with it records the referrer
     const referred = await signUp("referred@example.com", password, { ip: "198.51.100.21", ref: code! });
     const row = await env.DB.prepare("SELECT referred_by FROM accounts WHERE id = ?1").bind(referred.accountId).first<string>("referred_by");

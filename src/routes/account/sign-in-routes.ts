@@ -47,9 +47,9 @@ export const signInRoutes = new Hono<AppContext>()
   .post("/signup", async (c) => {
     const fields = await formFields(c);
     const parsed = signupForm.safeParse(fields);
-    const ref = await referrerOf(c.env.DB, fields.ref);
+    // The form again keeps the code of its hidden field (checked against D1 only past the throttle, below).
     const again = (status: 400 | 409 | 429, error: string, headers: Record<string, string> = {}) =>
-      c.html(signupPage({ email: fields.email?.slice(0, limits.accountWeb.maxEmailChars), ref: ref.code, error }), status, headers);
+      c.html(signupPage({ email: fields.email?.slice(0, limits.accountWeb.maxEmailChars), ref: normalizedReferralCode(fields.ref), error }), status, headers);
     if (!parsed.success) return again(400, firstMessage(parsed.error));
     const verdict = await countAttempt(c.env.DB, [{ bucket: `signup:ip:${addressOf(c)}`, windowMs: signupWindowMs, max: signupsPerAddress }]);
     if (!verdict.allowed) {
@@ -58,8 +58,9 @@ export const signInRoutes = new Hono<AppContext>()
     }
     const taken = "An account with this email already exists: log in instead";
     if (await credentialsByEmail(c.env.DB, parsed.data.email)) return again(409, taken);
-    // An unknown code (a typo, an old link) does not stop the sign-up: the account simply has no referrer.
-    const created = await createAccount(c.env.DB, { email: parsed.data.email, password: await hashPassword(parsed.data.password), referredBy: ref.referrer });
+    // An unknown code (a typo, an old link, a forged field) does not stop the sign-up: the account has no referrer.
+    const { referrer } = await referrerOf(c.env.DB, parsed.data.ref);
+    const created = await createAccount(c.env.DB, { email: parsed.data.email, password: await hashPassword(parsed.data.password), referredBy: referrer });
     if (!created.ok) return again(409, taken);
     await signIn(c, created.account.id);
     return c.redirect("/dashboard", 303);
