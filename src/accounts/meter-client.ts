@@ -177,3 +177,25 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 function logFailure(call: string, account: string, err: unknown): void {
   console.error(JSON.stringify({ level: "error", event: "meter-failed", call, account, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), failOpen: true }));
 }
+
+export type ConnectionAdmission = { ok: true; tokensCap: number } | { ok: false; message: string };
+
+/**
+ * A /ws connection of the key's account: admitted while the account holds fewer than its plan's `wsConnections` (the
+ * meter counts them across every room shard). Fails open like the request path.
+ */
+export async function admitConnection(env: Env, record: ApiKeyRecord, connectionId: string): Promise<ConnectionAdmission> {
+  const { terms } = termsOf(record);
+  try {
+    const opened = await within(stubOf(env, record.account).openConnection(connectionId, record.keyId, terms.wsConnections) as Promise<{ ok: boolean; open: number }>, limits.meter.callTimeoutMs);
+    if (!opened.ok) return { ok: false, message: `Too many connections for this account; max ${terms.wsConnections} on the ${terms.label} plan` };
+  } catch (err) {
+    logFailure("open-connection", record.account, err);
+  }
+  return { ok: true, tokensCap: terms.wsTokensPerSubscription };
+}
+
+/** The connection left: the account's meter counts one less. */
+export async function releaseConnection(env: Env, account: string, connectionId: string): Promise<void> {
+  await within(stubOf(env, account).closeConnection(connectionId) as Promise<void>, limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("close-connection", account, err));
+}

@@ -4,6 +4,7 @@ import type { AppContext } from "../app-context";
 import { ApiError, errorEnvelope, errorEnvelopeSchema } from "../errors/api-error";
 import { limits } from "../limits";
 import { authenticate, presentedApiKey } from "../middleware/auth";
+import { admitConnection, releaseConnection } from "../accounts/meter-client";
 import { connectionIdPattern, roomHandoff, roomOfConnection } from "../streams/stream-shard";
 import { errorResponse as documentedError, restErrors, type Operation } from "./openapi/operation";
 
@@ -25,20 +26,28 @@ export const streamsRoutes = new Hono<AppContext>().get("/ws", async (c) => {
   }
   const presented = presentedApiKey(c.req);
   // Throws the 401 ApiError, rendered by app.onError as the envelope.
-  const account = presented === undefined ? null : (await authenticate(c.env.API_KEYS, presented)).account;
+  const record = presented === undefined ? null : await authenticate(c.env.API_KEYS, presented);
+  const account = record?.account ?? null;
   const asked = c.req.query("connectionId");
   if (asked !== undefined && !connectionIdPattern.test(asked)) throw new ApiError("BAD_REQUEST", badConnectionIdMessage);
   const connectionId = asked ?? crypto.randomUUID();
+  // The plan's connections per account, counted by the account's meter across every shard (a first-message key is
+  // admitted the same way by the room).
+  const admission = record === null ? null : await admitConnection(c.env, record, connectionId);
+  if (admission !== null && !admission.ok) throw new ApiError("TOO_MANY_REQUESTS", admission.message);
   const room = roomOfConnection(connectionId, limits.streams.shards);
   // A fresh request: nothing the client sent reaches the room but the upgrade itself.
   const headers = new Headers({ upgrade: "websocket", [roomHandoff.room]: room, [roomHandoff.connectionId]: connectionId });
   if (account !== null) headers.set(roomHandoff.account, account);
+  if (admission?.ok) headers.set(roomHandoff.tokensCap, String(admission.tokensCap));
   for (const name of ["sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions"]) {
     const value = c.req.header(name);
     if (value !== undefined) headers.set(name, value);
   }
   const stub = c.env.STREAM_ROOM.get(c.env.STREAM_ROOM.idFromName(room));
   const answer = await stub.fetch(new Request("https://stream-room/ws", { headers }));
+  // The room refused (its per-shard cap): the meter's count goes back.
+  if (record !== null && answer.status !== 101) c.executionCtx.waitUntil(releaseConnection(c.env, record.account, connectionId));
   // A Durable Object's answer has immutable headers; the app's middleware adds its own (request id, Server-Timing).
   return new Response(answer.body, { status: answer.status, headers: new Headers(answer.headers), webSocket: answer.webSocket });
 });
@@ -68,7 +77,8 @@ const wsOperation: Operation = {
     401: restErrors[401],
     414: restErrors[414],
     426: { description: "A request without `Upgrade: websocket`", schema: errorEnvelopeSchema, examples: { upgradeRequired: { summary: upgradeRequiredMessage, value: errorEnvelope(426, upgradeRequiredMessage) } } },
-    429: documentedError("TOO_MANY_REQUESTS", "The key already holds its connections in this room shard", {
+    429: documentedError("TOO_MANY_REQUESTS", "The account already holds its plan's connections (all its keys, every shard), or the key its connections in this room shard", {
+      tooManyForPlan: "Too many connections for this account; max 1 on the FREE plan",
       tooManyConnections: `Too many connections for this key; max ${limits.streams.connectionsPerKeyPerShard} per shard`,
     }),
     500: restErrors[500],

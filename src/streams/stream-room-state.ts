@@ -46,6 +46,8 @@ export const socketAttachmentSchema = z.object({
   d: z.number(),
   /** [subscription id, last seq sent] */
   s: z.array(z.tuple([z.string(), z.number()])),
+  /** the plan's tokens per subscription (absent: the service's cap) */
+  t: z.optional(z.number()),
 });
 export type SocketAttachment = z.infer<typeof socketAttachmentSchema>;
 
@@ -81,6 +83,13 @@ export interface RoomDeps {
   now(): number;
   /** The account of a valid key, null for a missing, malformed, unknown or revoked one; throws when the check itself failed. */
   authenticate(apiKey: string): Promise<string | null>;
+  /**
+   * A socket whose key came in its first message: the account's plan admits it (its meter counts connections per
+   * account) or not (the message says why); `tokensCap` is the plan's tokens per subscription. Absent: admitted.
+   */
+  admit?(account: string, connectionId: string): Promise<{ ok: true; tokensCap: number } | { ok: false; message: string }>;
+  /** An admitted socket left (closed, failed or dropped): its account's meter counts one connection less. */
+  released?(account: string, connectionId: string): void;
   /** The room's union of topics changed (sorted). */
   topicsChanged(topics: string[]): void;
   /** When the socket last had an app ping auto-answered (ms), if ever. */
@@ -105,6 +114,8 @@ interface Subscription {
 interface SocketState {
   connectionId: string;
   account: string | null;
+  /** the plan's tokens per subscription */
+  tokensCap: number;
   authDeadline: number;
   authPending: boolean;
   subs: Map<string, Subscription>;
@@ -142,7 +153,7 @@ export class StreamRoomState {
         continue;
       }
       const attachment = parsed.data;
-      const st = this.newSocketState(attachment.c, attachment.a, attachment.d, now);
+      const st = this.newSocketState(attachment.c, attachment.a, attachment.d, now, attachment.t);
       this.sockets.set(ws, st);
       for (const [id, seq] of attachment.s) {
         const row = rows.get(id);
@@ -187,9 +198,9 @@ export class StreamRoomState {
   }
 
   /** A socket just accepted: `account` when its key was checked before the upgrade, else it has `authTimeoutMs` to send one. */
-  accept(ws: RoomSocket, connectionId: string, account: string | null): void {
+  accept(ws: RoomSocket, connectionId: string, account: string | null, tokensCap?: number): void {
     const now = this.deps.now();
-    const st = this.newSocketState(connectionId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now);
+    const st = this.newSocketState(connectionId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now, tokensCap);
     this.sockets.set(ws, st);
     this.saveAttachment(ws, st);
     if (account !== null) this.send(ws, st, JSON.stringify({ type: "connected", connectionId }));
@@ -237,6 +248,7 @@ export class StreamRoomState {
     const st = this.sockets.get(ws);
     if (st === undefined) return;
     this.sockets.delete(ws);
+    if (st.account !== null) this.deps.released?.(st.account, st.connectionId);
     const now = this.deps.now();
     for (const sub of st.subs.values()) {
       sub.socket = null;
@@ -357,6 +369,10 @@ export class StreamRoomState {
     if (this.connectionsOf(account) >= limits.streams.connectionsPerKeyPerShard) {
       return this.dropSocket(ws, closeCodes.policy, `Too many connections for this key; max ${limits.streams.connectionsPerKeyPerShard} per shard`);
     }
+    const admitted = this.deps.admit ? await this.deps.admit(account, st.connectionId) : { ok: true as const, tokensCap: st.tokensCap };
+    if (!this.sockets.has(ws)) return;
+    if (!admitted.ok) return this.dropSocket(ws, closeCodes.policy, admitted.message);
+    st.tokensCap = admitted.tokensCap;
     st.account = account;
     st.authDeadline = 0;
     this.saveAttachment(ws, st);
@@ -364,6 +380,7 @@ export class StreamRoomState {
   }
 
   private subscribe(ws: RoomSocket, st: SocketState, kind: SubscribeMethod, tokens: string[]): void {
+    if (tokens.length > st.tokensCap) return this.strike(ws, st, `Too many tokens for your plan; max ${st.tokensCap} per subscription`);
     if (st.subs.size >= limits.streams.subscriptionsPerSocket) {
       return this.strike(ws, st, `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}`);
     }
@@ -481,10 +498,11 @@ export class StreamRoomState {
     this.send(ws, st, text);
   }
 
-  private newSocketState(connectionId: string, account: string | null, authDeadline: number, now: number): SocketState {
+  private newSocketState(connectionId: string, account: string | null, authDeadline: number, now: number, tokensCap: number = limits.streams.tokensPerSubscription): SocketState {
     return {
       connectionId,
       account,
+      tokensCap,
       authDeadline,
       authPending: false,
       subs: new Map(),
@@ -497,7 +515,7 @@ export class StreamRoomState {
   }
 
   private saveAttachment(ws: RoomSocket, st: SocketState): void {
-    const attachment: SocketAttachment = { v: 1, c: st.connectionId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]) };
+    const attachment: SocketAttachment = { v: 1, c: st.connectionId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]), t: st.tokensCap };
     try {
       ws.serializeAttachment(attachment);
     } catch (err) {

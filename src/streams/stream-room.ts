@@ -9,6 +9,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { ApiError } from "../errors/api-error";
 import { authenticate } from "../middleware/auth";
+import type { ApiKeyRecord } from "../accounts/api-key-record";
+import { admitConnection, releaseConnection } from "../accounts/meter-client";
 import { limits } from "../limits";
 import type { StreamEvent, StreamEventSink } from "./stream-events";
 import { pingText, pongText, subscribeMethods, type SubscribeMethod } from "./stream-protocol";
@@ -26,6 +28,8 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
   private lastPosition: PublishPosition | null;
   /** setTopics calls go one after another, so the tail sees them in the order the topics changed. */
   private topicsQueue: Promise<void> = Promise.resolve();
+  /** Records of first-message keys just checked, by account, for the plan's admission that follows (deps.admit). */
+  private readonly checkedKeys = new Map<string, ApiKeyRecord>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -42,13 +46,21 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
       now: () => Date.now(),
       authenticate: async (apiKey) => {
         try {
-          return (await authenticate(env.API_KEYS, apiKey)).account;
+          const record = await authenticate(env.API_KEYS, apiKey);
+          this.checkedKeys.set(record.account, record);
+          return record.account;
         } catch (err) {
           if (err instanceof ApiError) return null;
           throw err;
         }
       },
       topicsChanged: (topics) => this.sendTopics(topics),
+      admit: async (account, connectionId) => {
+        const record = this.checkedKeys.get(account);
+        this.checkedKeys.delete(account);
+        return record === undefined ? { ok: true, tokensCap: limits.streams.tokensPerSubscription } : admitConnection(env, record, connectionId);
+      },
+      released: (account, connectionId) => this.ctx.waitUntil(releaseConnection(env, account, connectionId)),
       lastPingAt: (ws) => ctx.getWebSocketAutoResponseTimestamp(ws as WebSocket)?.getTime() ?? null,
       newId: newSubscriptionId,
       log: (level, fields) => console[level](JSON.stringify({ level, room: this.roomName, ...fields })),
@@ -78,7 +90,8 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
-    this.state.accept(server as RoomSocket, connectionId, account);
+    const tokensCap = Number(request.headers.get(roomHandoff.tokensCap) ?? Number.NaN);
+    this.state.accept(server as RoomSocket, connectionId, account, Number.isInteger(tokensCap) && tokensCap > 0 ? tokensCap : undefined);
     await this.scheduleAlarm();
     return new Response(null, { status: 101, webSocket: client });
   }

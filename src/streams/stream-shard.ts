@@ -22,5 +22,7 @@ export const roomHandoff = {
   connectionId: "x-stream-connection-id",
   /** the account of a key checked before the upgrade; absent: the first message must carry one */
   account: "x-stream-account",
+  /** the plan's tokens per subscription, with the account (its meter admitted the connection) */
+  tokensCap: "x-stream-tokens-cap",
 } as const;
 

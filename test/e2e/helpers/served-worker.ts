@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { Miniflare, type MiniflareOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { createApiKey, storeApiKey } from "../../../src/accounts/api-keys";
+import type { Plan } from "../../../src/accounts/api-key-record";
 
 const projectRoot = path.resolve(import.meta.dirname, "../../..");
 const quietWrangler = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true", WRANGLER_SEND_ERROR_REPORTS: "false" };
@@ -19,8 +20,8 @@ const quietWrangler = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENAB
 export interface ServedWorker {
   /** `http://127.0.0.1:<port>` */
   origin: string;
-  /** Stores a fresh API key in the worker's KV; returns the plaintext. */
-  newApiKey(opts?: { revoked?: boolean }): Promise<string>;
+  /** Stores a fresh API key in the worker's KV (DEV plan, account acct_e2e unless told); returns the plaintext. */
+  newApiKey(opts?: { revoked?: boolean; plan?: Plan; account?: string }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -57,7 +58,8 @@ export async function serveWorker(vars: Record<string, string>): Promise<ServedW
     return {
       origin: url.origin,
       async newApiKey(opts = {}) {
-        const { key, record } = await createApiKey({ name: "e2e", account: "acct_e2e", plan: "free" });
+        // DEV: the tests open many sockets and subscriptions; plan limits have their own test (streams.plan-limits).
+        const { key, record } = await createApiKey({ name: "e2e", account: opts.account ?? "acct_e2e", plan: opts.plan ?? "dev" });
         await storeApiKey(kv as unknown as KVNamespace, { ...record, revoked: opts.revoked ?? false });
         return key;
       },
