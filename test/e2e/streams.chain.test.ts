@@ -8,8 +8,9 @@
  *   from its last seq: together its frames are exactly the first client's trades, none missing, none twice;
  * - both go on numbering without a gap across a 12 s pause in which their rooms hibernate;
  * - a client subscribed to trades of some wallets gets every trade those wallets made, whatever the token;
- * - a new-pair subscription gets the world's new pools and launches, numbered without a gap (price events need the
- *   pool registry in D1, which this served worker does not migrate: checked only for kind, token and numbering).
+ * - a price subscription gets records of its tokens only, at most one per token per slot, numbered without a gap;
+ * - a new-pair subscription gets the world's new pools and launches, numbered without a gap (their fields against
+ *   localnet's truth: test/e2e/streams.new-pairs.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
