@@ -5,7 +5,7 @@ import { randomBase64Url, sha256Hex } from "./secret-tokens";
  * Login sessions: a random 256-bit token in the browser's cookie, its SHA-256 in D1 `sessions` with an expiry. A token
  * read from D1 (a leaked backup) opens nothing; a logged-out or expired token finds no row.
  */
-export const sessionCookieName = "tmd_session";
+export const sessionCookieName = "__Host-tmd_session";
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 

@@ -64,7 +64,7 @@ describe("account forms fuzz: documented answers only, never a 5xx, nothing inje
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("/signup", "/login", "/dashboard"), fc.dictionary(fc.constantFrom("ref", "signed-out", "x"), text, { maxKeys: 2 }), text, async (path, query, cookie) => {
         const url = `${base}${path}?${new URLSearchParams(query).toString()}`;
-        const res = await callWorker({ request: new Request(url, { headers: { cookie: `tmd_session=${encodeURIComponent(cookie)}` }, redirect: "manual" }) });
+        const res = await callWorker({ request: new Request(url, { headers: { cookie: `__Host-tmd_session=${encodeURIComponent(cookie)}` }, redirect: "manual" }) });
         const answer = await res.text();
         expect([200, 303], `${url} → ${res.status}`).toContain(res.status);
         expect(answer).not.toContain(marker);

@@ -29,7 +29,7 @@ describe("login", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard");
     const cookie = cookiesOf(res);
-    const token = cookie.replace("tmd_session=", "");
+    const token = cookie.replace("__Host-tmd_session=", "");
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await getPage("/dashboard", { cookie })).status).toBe(200);
     // And the raw tables hold only hashes: the token's SHA-256 is the session's key, the password is nowhere
@@ -100,7 +100,7 @@ describe("sessions", () => {
     const out = await postForm("/logout", {}, { cookie });
     expect(out.status).toBe(303);
     expect(out.headers.get("location")).toBe("/login?signed-out=1");
-    expect(out.headers.getSetCookie().some((c) => c.startsWith("tmd_session=;") && /max-age=0/i.test(c))).toBe(true);
+    expect(out.headers.getSetCookie().some((c) => c.startsWith("__Host-tmd_session=;") && /max-age=0/i.test(c))).toBe(true);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE account_id = ?1").bind(accountId).first<number>("n")).toBe(0);
     // Then the old cookie, replayed, is sent to the login page and cannot create a key
     const replay = await getPage("/dashboard", { cookie });
@@ -126,8 +126,8 @@ describe("sessions", () => {
 
   it.each([
     ["no cookie", ""],
-    ["a malformed token", "tmd_session=<script>"],
-    ["a well-formed token never issued", `tmd_session=${"A".repeat(43)}`],
+    ["a malformed token", "__Host-tmd_session=<script>"],
+    ["a well-formed token never issued", `__Host-tmd_session=${"A".repeat(43)}`],
   ])("%s → /dashboard redirects to /login", async (_, cookie) => {
     const res = await getPage("/dashboard", { cookie });
     expect(res.status).toBe(303);

@@ -23,7 +23,7 @@ describe("sign-up", () => {
     // Then it is a Post/Redirect/Get to the dashboard, with the session cookie
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard");
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("tmd_session="))!;
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-tmd_session="))!;
     expect(cookie).toMatch(/; HttpOnly/i);
     expect(cookie).toMatch(/; Secure/i);
     expect(cookie).toMatch(/; SameSite=Lax/i);

@@ -66,7 +66,7 @@ const postErrors = {
   403: errorResponse("FORBIDDEN", "The request does not come from this site's own pages (Origin, else Sec-Fetch-Site, else Referer)", { crossOrigin: "Cross-origin form submission refused" }),
   413: errorResponse("PAYLOAD_TOO_LARGE", `A form body over ${limits.accountWeb.maxFormBodyBytes} bytes`, { tooLarge: `Form body larger than ${limits.accountWeb.maxFormBodyBytes} bytes` }),
 };
-const session = "Signed in by the session cookie `tmd_session`; without a live session the answer is a 303 to /login.";
+const session = "Signed in by the session cookie `__Host-tmd_session`; without a live session the answer is a 303 to /login.";
 
 export const accountWebOperations: Operation[] = [
   {
