@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalnet, type Localnet } from "../../localnet/src/server";
 import type { WorldManifest } from "../../localnet/src/world/manifest";
+import type { TokenWorld } from "../../localnet/src/world/world";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
 import { openRecording, until, type RecordingClient } from "./helpers/ws-client";
 
@@ -144,18 +145,27 @@ describe("new pools and graduations through the live chain tail (slots every 400
     // When the next slot launches an AMM v4 pool, and REST is asked for its mint's price from the moment it answers
     const delays: Record<string, { ms: number; polls: number }> = {};
     const launched: Launched[] = [];
+    const checkedPrices: string[] = [];
     for (const kind of ["raydium-amm-v4", "meteora-dbc"]) {
       const l = await control<Launched>(`/__localnet/launch?kind=${kind}&wait=1`);
       expect(l).toMatchObject({ kind, mint: expect.any(String), pool: expect.any(String) });
       const { record, at, polls } = await pricedAt(l.mint);
       delays[kind] = { ms: at - l.producedAtMs, polls };
       // Then the price comes from the new pool, within 5 s of the block that created it
+      const worldPrice = (net.world as TokenWorld).priceOf(l.pool);
+      const tip = net.ledger.slotAt("processed");
       expect(record).toMatchObject({ ca: l.mint, dex: kind, pool: l.pool });
       expect(record.slot).toBeGreaterThanOrEqual(l.slot);
+      // at the world's own price of the pool (quote atoms per base atom; 6-decimal token, SOL 9) when it has not
+      // traded since the slot the record read
+      if ((await truthOf(l.pool, record.slot + 1, tip)).length === 0) {
+        expect(Number(record.priceInSol) / (worldPrice / 1000), `${kind}: ${record.priceInSol} SOL vs the world's ${worldPrice}`).toBeCloseTo(1, 6);
+        checkedPrices.push(kind);
+      }
       expect(delays[kind]!.ms).toBeLessThan(PRICED_WITHIN_MS);
       launched.push(l);
     }
-    console.log(JSON.stringify({ newPoolPricedAfterMs: delays }));
+    console.log(JSON.stringify({ newPoolPricedAfterMs: delays, pricesCheckedAgainstWorld: checkedPrices }));
 
     // and a client subscribed to the prices of both new mints (1 per subscription: any plan's cap)
     const prices = await connect();
