@@ -28,7 +28,7 @@ function addressOf(c: Context<AppContext>): string {
 
 function throttledFor(verdict: ThrottleVerdict & { allowed: false }): { message: string; headers: Record<string, string> } {
   const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
-  return { message: `Too many attempts from here: try again in ${minutes} minute${minutes === 1 ? "" : "s"}`, headers: { "retry-after": String(verdict.retryAfterSeconds) } };
+  return { message: `Too many attempts: try again in ${minutes} minute${minutes === 1 ? "" : "s"}`, headers: { "retry-after": String(verdict.retryAfterSeconds) } };
 }
 
 /** A link's referral code: the known account id it names, or whether a code was given that names no account. */
