@@ -1,11 +1,14 @@
 // Serves the bundled worker (dist/index.js from `wrangler deploy --dry-run --outdir dist`) with Miniflare directly:
 // one workerd, no wrangler-dev proxy (TOOLCHAIN.md). Applies D1 migrations, stores a bench API key, prints "ready <url>".
-// env: PORT, UPSTREAM_RPC_URL, UPSTREAM_WS_URL, PRICE_CACHE_TTL_MS, BENCH_API_KEY (tmd_…), METADATA_DEV_HOSTS,
+// env: PORT, UPSTREAM_RPC_URL, UPSTREAM_WS_URL, PRICE_CACHE_TTL_MS, BENCH_API_KEY (tmd_…, DEV plan), METADATA_DEV_HOSTS,
+// BENCH_FREE_API_KEY (optional, tmd_…: a FREE-plan key whose rate limits and credits are raised far above any bench load,
+// so the limiter runs — leases, meter calls — without refusing: docs/accounts.md#lease-design),
 // CONTROL_PORT (optional: the bench's own control server, see the end of this file)
 // The trade-ingest queue is bound as in wrangler.toml (producer INGEST_QUEUE, this worker its consumer), so a cron run
 // that hands ranges to the queue is consumed here as in production (Miniflare delivers the batches).
-// The Durable Objects of wrangler.toml are bound as there (all three SQLite-backed, per its [[migrations]]): PUBSUB_HUB
-// (WebSocket PubSub on /rpc), STREAM_ROOM (the /ws rooms) and CHAIN_TAIL (follows the chain, feeds the rooms).
+// The Durable Objects of wrangler.toml are bound as there (all SQLite-backed, per its [[migrations]]): PUBSUB_HUB
+// (WebSocket PubSub on /rpc), STREAM_ROOM (the /ws rooms), CHAIN_TAIL (follows the chain, feeds the rooms) and
+// ACCOUNT_METER (rate limits, credits and usage per account).
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Miniflare } from "miniflare";
@@ -27,6 +30,7 @@ const mf = new Miniflare({
     PUBSUB_HUB: { className: "PubSubHub", useSQLite: true },
     STREAM_ROOM: { className: "StreamRoom", useSQLite: true },
     CHAIN_TAIL: { className: "ChainTail", useSQLite: true },
+    ACCOUNT_METER: { className: "AccountMeter", useSQLite: true },
   },
   queueProducers: { INGEST_QUEUE: { queueName: "trade-ingest" } },
   queueConsumers: { "trade-ingest": { maxBatchSize: 4, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "trade-ingest-dlq" } },
@@ -48,11 +52,14 @@ for (const file of readdirSync("migrations").filter((f) => f.endsWith(".sql")).s
   for (const statement of sql.split(";").map((s) => s.trim()).filter(Boolean)) await db.prepare(statement).run();
 }
 const kv = await mf.getKVNamespace("API_KEYS");
-const storeKey = async (plaintext, keyId, account) => {
+const storeKey = async (plaintext, keyId, account, plan = "dev", limits = undefined) => {
   const hash = createHash("sha256").update(plaintext).digest("hex");
-  await kv.put(`apikey:${hash}`, JSON.stringify({ keyId, hash, name: "bench", account, plan: "dev", createdAt: Date.now(), revoked: false }));
+  await kv.put(`apikey:${hash}`, JSON.stringify({ keyId, hash, name: "bench", account, plan, ...(limits ? { limits } : {}), createdAt: Date.now(), revoked: false }));
 };
 await storeKey(key, "key_bench", "acct_bench");
+if (process.env.BENCH_FREE_API_KEY) {
+  await storeKey(process.env.BENCH_FREE_API_KEY, "key_bench_free", "acct_bench_free", "free", { requestsPerSecond: 1_000_000, requestsPerMinute: 60_000_000, monthlyCredits: 1_000_000_000 });
+}
 
 // The bench's control server (CONTROL_PORT, 127.0.0.1 only), answered here, never by the worker's code:
 //   POST /__bench/scheduled           one cron run (the worker's scheduled handler, as the * * * * * trigger would)

@@ -57,6 +57,14 @@ export interface MeterDeps {
   waitUntil(promise: Promise<unknown>): void;
 }
 
+/**
+ * The warm path: the request spent from this isolate's lease of its account, synchronously (no promise, no call);
+ * undefined when there is no usable lease and the meter must be asked (`meterRequest`).
+ */
+export function meterFromLease(record: ApiKeyRecord, cost: number): MeterDecision | undefined {
+  return spendLease(record, termsOf(record).key, cost, Date.now());
+}
+
 /** Meters one request of `cost` credits for the key of `record`. */
 export async function meterRequest(deps: MeterDeps, record: ApiKeyRecord, cost: number): Promise<MeterDecision> {
   const { meter, key } = termsOf(record);
@@ -107,10 +115,8 @@ function spendLease(record: ApiKeyRecord, termsKey: string, cost: number, now: n
     entry.requests += 1;
     entry.credits += cost;
   } else lease.usage.set(id, { keyId: record.keyId, day, requests: 1, credits: cost });
-  const elapsed = now - lease.grantedAt;
   // What the client sees: the meter's figures at grant, plus what this lease still holds.
-  const windows = lease.windows.map((w) => ({ ...w, remaining: w.remaining + lease.requests, resetMs: Math.max(0, w.resetMs - elapsed) }));
-  return { kind: "accepted", headers: rateLimitHeaders(windows), firstCallPending: lease.firstCallPending };
+  return { kind: "accepted", headers: rateLimitHeaders(lease.windows, lease.requests, now - lease.grantedAt), firstCallPending: lease.firstCallPending };
 }
 
 async function askMeter(deps: MeterDeps, record: ApiKeyRecord, terms: MeterTerms, termsKey: string, cost: number, at: number): Promise<MeterDecision> {
@@ -144,7 +150,7 @@ async function askMeter(deps: MeterDeps, record: ApiKeyRecord, terms: MeterTerms
     leases.set(record.account, lease);
     deps.waitUntil(settleWhenEnded(deps, record.account, lease, answer.leaseMs));
   }
-  return { kind: "accepted", headers: rateLimitHeaders(answer.windows.map((w) => ({ ...w, remaining: w.remaining + answer.leaseRequests }))), firstCallPending: answer.firstCallPending };
+  return { kind: "accepted", headers: rateLimitHeaders(answer.windows, answer.leaseRequests), firstCallPending: answer.firstCallPending };
 }
 
 /** A lease no later request replaced: once it has ended, its report goes back by itself. */

@@ -13,7 +13,7 @@ export interface MonthLedger {
   month: string;
   /** Credits already written to usage_daily this month. */
   creditsUsed: number;
-  /** Grants of this month (credit_grants). */
+  /** Every grant of the account (credit_grants): each raises the monthly allowance. */
   bonusCredits: number;
   firstCallPending: boolean;
 }

@@ -61,7 +61,7 @@ export class AccountMeter extends DurableObject<Env> {
   async creditsChanged(account: string): Promise<void> {
     const now = Date.now();
     const state = await this.ledger(account, now);
-    state.ledger.bonusCredits = await readBonusCredits(this.env.DB, account, now);
+    state.ledger.bonusCredits = await readBonusCredits(this.env.DB, account);
   }
 
   /** Flushes what is pending, then answers the month's figures (the usage route reads the per-day rows itself). */

@@ -7,12 +7,15 @@ import { monthStart, utcDay, utcMonth, type UsageEntry } from "./meter-protocol"
  * whatever the number of requests behind them.
  */
 
-/** The month's ledger of an account: credits used (written so far), bonus granted this month, whether its first call is still to come. */
+/**
+ * The month's ledger of an account: credits used (written so far), its bonus credits (every grant: a reward raises each
+ * month's allowance, as the dashboard shows it), whether its first call is still to come.
+ */
 export async function readMonthLedger(db: D1Database, account: string, now: number): Promise<MonthLedger> {
   const from = utcDay(monthStart(now));
   const [used, bonus, acct] = await db.batch<{ n: number | null; first_call_at?: number | null }>([
     db.prepare("SELECT SUM(credits) AS n FROM usage_daily WHERE account_id = ?1 AND day >= ?2").bind(account, from),
-    db.prepare("SELECT SUM(credits) AS n FROM credit_grants WHERE account_id = ?1 AND created_at >= ?2").bind(account, monthStart(now)),
+    db.prepare("SELECT SUM(credits) AS n FROM credit_grants WHERE account_id = ?1").bind(account),
     db.prepare("SELECT first_call_at FROM accounts WHERE id = ?1").bind(account),
   ]);
   const row = acct!.results[0];
@@ -25,9 +28,9 @@ export async function readMonthLedger(db: D1Database, account: string, now: numb
   };
 }
 
-/** Bonus credits granted this month (after a referral reward). */
-export async function readBonusCredits(db: D1Database, account: string, now: number): Promise<number> {
-  const row = await db.prepare("SELECT SUM(credits) AS n FROM credit_grants WHERE account_id = ?1 AND created_at >= ?2").bind(account, monthStart(now)).first<{ n: number | null }>();
+/** The account's bonus credits (after a referral reward). */
+export async function readBonusCredits(db: D1Database, account: string): Promise<number> {
+  const row = await db.prepare("SELECT SUM(credits) AS n FROM credit_grants WHERE account_id = ?1").bind(account).first<{ n: number | null }>();
   return row?.n ?? 0;
 }
 

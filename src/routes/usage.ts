@@ -44,7 +44,7 @@ export const usageRoutes = new Hono<AppContext>().get("/api/v1/usage", async (c)
   }
   const days = await readMonthUsage(c.env.DB, record.account, now);
   const used = balance?.creditsUsed ?? days.reduce((n, d) => n + d.credits, 0);
-  const bonus = balance?.bonusCredits ?? (await readBonusCredits(c.env.DB, record.account, now));
+  const bonus = balance?.bonusCredits ?? (await readBonusCredits(c.env.DB, record.account));
   const body: Usage = {
     account: record.account,
     plan: {
