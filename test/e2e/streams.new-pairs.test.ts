@@ -165,7 +165,7 @@ describe("new pools and graduations through the live chain tail (slots every 400
       expect(delays[kind]!.ms).toBeLessThan(PRICED_WITHIN_MS);
       launched.push(l);
     }
-    console.log(JSON.stringify({ newPoolPricedAfterMs: delays, pricesCheckedAgainstWorld: checkedPrices }));
+
 
     // and a client subscribed to the prices of both new mints (1 per subscription: any plan's cap)
     const prices = await connect();
@@ -175,6 +175,18 @@ describe("new pools and graduations through the live chain tail (slots every 400
     // When a near-graduation curve is bought out (the world migrates it to PumpSwap the slot after)
     const g = await control<Graduated>("/__localnet/graduate?wait=1");
     expect(g.completed).toBe(true);
+    // and REST is asked for the coin's price from then on: it moves to the PumpSwap pool the migration creates
+    const graduated = await until(
+      "a price from the PumpSwap pool",
+      async () => {
+        const { record } = await pricedAt(g.mint, 10_000);
+        return record.pool === g.pumpSwapPool ? { record, at: Date.now() } : undefined;
+      },
+      15_000,
+    );
+    expect(graduated.record).toMatchObject({ ca: g.mint, dex: "pumpswap", pool: g.pumpSwapPool });
+    delays.graduatedToPumpSwap = { ms: graduated.at - g.producedAtMs, polls: 0 };
+    expect(delays.graduatedToPumpSwap.ms).toBeLessThan(PRICED_WITHIN_MS);
 
     // Then the newpair client gets both creations, with the fields the docs promise, matching localnet's truth
     const world = await manifest();
@@ -230,6 +242,8 @@ describe("new pools and graduations through the live chain tail (slots every 400
     expect(migrationTx.slot).toBe(migratedAt);
     expect(migrate.data).toEqual({ ...migration, type: "migrate", pool: g.curve, kind: "pumpfun", initialPrice: await expectedInitialPrice(g.curve, migratedAt, g.mint, coin.decimals) });
     expect(created.data).toEqual({ ...migration, type: "create", pool: g.pumpSwapPool, kind: "pumpswap", initialPrice: await expectedInitialPrice(g.pumpSwapPool, migratedAt, g.mint, coin.decimals) });
+
+    console.log(JSON.stringify({ newPoolPricedAfterMs: delays, pricesCheckedAgainstWorld: checkedPrices }));
 
     // and every newpair frame is numbered 1, 2, 3, ... with nothing but newpair frames of this subscription
     const numbered = pairs.frames.filter((f) => f.type === "newpair");
