@@ -16,6 +16,7 @@ async function createKey(cookie: string, name: string): Promise<{ key: string; p
   expect(res.status).toBe(303);
   expect(res.headers.get("location")).toBe("/dashboard#keys");
   const handover = cookiesOf(res);
+  expect(res.headers.getSetCookie().find((c) => c.startsWith("tmd_new_key="))).toMatch(new RegExp(`Max-Age=${limits.accountWeb.newKeyCookieSeconds}; Path=/dashboard; HttpOnly; Secure; SameSite=Strict`, "i"));
   const view = await getPage("/dashboard", { cookie: `${cookie}; ${handover}` });
   const page = await view.text();
   const key = /<code id="new-key-value">(tmd_[A-Za-z0-9_-]{32})<\/code>/.exec(page)?.[1];

@@ -2,6 +2,9 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "@noble/hashes/sha256";
+import { countAttempt } from "../../src/accounts/auth-throttle";
+import { sha256Hex } from "../../src/accounts/secret-tokens";
+import { sessionAccountId } from "../../src/accounts/sessions";
 import worker from "../../src/index";
 import { limits } from "../../src/limits";
 import { base } from "../helpers/http";
@@ -223,5 +226,36 @@ describe("the cron's sweep of sign-in rows", () => {
     const buckets = (await env.DB.prepare("SELECT bucket FROM auth_throttle").all<{ bucket: string }>()).results.map((r) => r.bucket);
     expect(buckets).not.toContain("login:ip:ended");
     expect(buckets).toContain("signup:ip:198.51.100.80");
+  });
+});
+
+describe("the limits at their edges", () => {
+  it(`a session lives ${limits.accountWeb.sessionTtlMs / 86_400_000} days: live 1 ms before its expiry, dead at it; the cookie's Max-Age says the same`, async () => {
+    const res = await postForm("/signup", { email: "ttl@example.com", password }, { ip: "198.51.100.81" });
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-tmd_session="))!;
+    expect(setCookie).toMatch(new RegExp(`Max-Age=${limits.accountWeb.sessionTtlMs / 1000}\\b`));
+    const token = setCookie.split(";")[0]!.split("=")[1]!;
+    const row = (await env.DB.prepare("SELECT account_id, created_at, expires_at FROM sessions WHERE token_hash = ?1").bind(sha256Hex(token)).first<{ account_id: string; created_at: number; expires_at: number }>())!;
+    expect(row.expires_at - row.created_at).toBe(limits.accountWeb.sessionTtlMs);
+    expect(await sessionAccountId(env.DB, token, row.expires_at - 1)).toBe(row.account_id);
+    expect(await sessionAccountId(env.DB, token, row.expires_at)).toBeNull();
+  });
+
+  it("a throttle window admits its max, refuses the next, and starts again in the next window", async () => {
+    const rule = { bucket: "test:edges", windowMs: 60_000, max: 3 };
+    const start = 1_700_000_040_000; // a window boundary (a multiple of 60,000)
+    for (let i = 0; i < rule.max; i++) expect(await countAttempt(env.DB, [rule], start + i)).toEqual({ allowed: true });
+    expect(await countAttempt(env.DB, [rule], start + 59_000)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await countAttempt(env.DB, [rule], start + 60_000)).toEqual({ allowed: true });
+  });
+
+  it(`a form body of exactly ${limits.accountWeb.maxFormBodyBytes} bytes is read; one byte more is the 413 envelope`, async () => {
+    const fieldsOf = (bytes: number) => {
+      const base = new URLSearchParams({ email: "edge@example.com", password: "wrong password", filler: "" }).toString();
+      return { email: "edge@example.com", password: "wrong password", filler: "x".repeat(bytes - base.length) };
+    };
+    expect(new URLSearchParams(fieldsOf(limits.accountWeb.maxFormBodyBytes)).toString().length).toBe(limits.accountWeb.maxFormBodyBytes);
+    expect((await postForm("/login", fieldsOf(limits.accountWeb.maxFormBodyBytes), { ip: "198.51.100.82" })).status).toBe(401);
+    expect((await postForm("/login", fieldsOf(limits.accountWeb.maxFormBodyBytes + 1), { ip: "198.51.100.82" })).status).toBe(413);
   });
 });
