@@ -6,10 +6,11 @@ import { sessionAccountId, sessionCookieName, startSession } from "../../account
 import { limits } from "../../limits";
 
 /**
- * The cookies of the account pages. The session cookie is `__Host-` prefixed, `HttpOnly; Secure; SameSite=Lax; Path=/`:
- * no script reads it, it never travels over plain http (browsers treat 127.0.0.1 and localhost as secure for this),
- * other sites' POSTs do not carry it, and no sibling subdomain can set one in its place. The new-key cookie carries a key just created from the POST that made it to the one page
- * view that shows it (Post/Redirect/Get; D1 and KV only ever hold its hash), scoped to /dashboard, gone after that view.
+ * The cookies of the account pages. The session cookie is `__Host-` prefixed, `HttpOnly; Secure; SameSite=Lax;
+ * Path=/`: no script reads it, it never travels over plain http (browsers treat 127.0.0.1 and localhost as secure for
+ * this), other sites' POSTs do not carry it, and no sibling subdomain can set one in its place. The new-key cookie
+ * carries a key just created from the POST that made it to the one page view that shows it (Post/Redirect/Get; D1 and
+ * KV only ever hold its hash), scoped to /dashboard, gone after that view.
  */
 const newKeyCookieName = "tmd_new_key";
 
