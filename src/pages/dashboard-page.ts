@@ -19,6 +19,8 @@ export interface DashboardView {
   error?: string;
 }
 
+/** A mint every deployment prices (wrapped SOL), for the example call shown with a new key. */
+const wsolMint = "So11111111111111111111111111111111111111112";
 const number = (n: number) => n.toLocaleString("en-US");
 const when = (ms: number | null) => (ms === null ? "never" : `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`);
 
@@ -36,7 +38,7 @@ ${view.error && html`<p class="error" role="alert">${view.error}</p>`}
 <section id="keys">
 <h2>API Keys</h2>
 ${view.newKey &&
-  html`<div class="secret" id="new-key"><p>Your new key <b>${view.newKey.name}</b>. Copy it now: it is shown this once and cannot be shown again.</p><p><code id="new-key-value">${view.newKey.key}</code></p><p class="muted">Send it in the <code>x-api-key</code> header.</p></div>`}
+  html`<div class="secret" id="new-key"><p>Your new key <b>${view.newKey.name}</b>. Copy it now: it is shown this once and cannot be shown again.</p><p><code id="new-key-value">${view.newKey.key}</code></p><p class="muted">Send it in the <code>x-api-key</code> header, for example:</p><p><code>curl -s -H 'x-api-key: ${view.newKey.key}' '${view.origin}/api/v1/price?ca=${wsolMint}'</code></p></div>`}
 <form method="post" action="/dashboard/keys" class="inline">
 <label for="key-name" class="muted">New key name</label>
 <input id="key-name" name="name" type="text" required maxlength="${limits.accountWeb.maxKeyNameChars}" placeholder="e.g. trading bot">

@@ -39,6 +39,7 @@ describe("API keys from the dashboard", () => {
     const { key, page } = await createKey(cookie, "trading bot");
     // Then the page shows it once, named
     expect(page).toContain("Your new key <b>trading bot</b>");
+    expect(page).toContain(`curl -s -H 'x-api-key: ${key}' 'https://api.test/api/v1/price?ca=So11111111111111111111111111111111111111112'`);
     const reload = await (await getPage("/dashboard", { cookie })).text();
     expect(reload).not.toContain(key);
     expect(reload).not.toContain('id="new-key"');

@@ -127,6 +127,20 @@ describe("sessions", () => {
     expect(rows.results[0]!.expires_at).toBeGreaterThan(Date.now());
   });
 
+  it("the login page sends a signed-in browser to its dashboard", async () => {
+    const { cookie } = await signUp("already@example.com", password, { ip: "198.51.100.42" });
+    const res = await getPage("/login", { cookie });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard");
+    expect((await getPage("/login")).status).toBe(200);
+  });
+
+  it("a dead session cookie is cleared on the way to /login", async () => {
+    const res = await getPage("/dashboard", { cookie: `__Host-tmd_session=${"B".repeat(43)}` });
+    expect(res.status).toBe(303);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("__Host-tmd_session=;") && /max-age=0/i.test(c))).toBe(true);
+  });
+
   it.each([
     ["no cookie", ""],
     ["a malformed token", "__Host-tmd_session=<script>"],

@@ -101,7 +101,7 @@ export const accountWebOperations: Operation[] = [
     summary: "Login form",
     tags: ["account"],
     authenticated: false,
-    responses: { 200: page("The form") },
+    responses: { 200: page("The form"), 303: redirect("Already signed in: to /dashboard") },
   },
   {
     method: "post",
@@ -136,7 +136,7 @@ export const accountWebOperations: Operation[] = [
     description: session,
     tags: ["account"],
     authenticated: false,
-    responses: { 200: page("The dashboard (a key created just before is shown in it, once)"), 303: redirect("No live session: to /login") },
+    responses: { 200: page("The dashboard (a key created just before is shown in it, once)"), 303: redirect("No live session: to /login (a dead session cookie is cleared)") },
   },
   {
     method: "post",

@@ -6,7 +6,7 @@ import type { Account } from "../../accounts/account-store";
 import { accountSummary } from "../../accounts/account-summary";
 import { hashApiKey, isWellFormedApiKey } from "../../accounts/api-keys";
 import { dashboardPage, type DashboardView } from "../../pages/dashboard-page";
-import { currentAccount, handOverNewKey, takeNewKey } from "./session-cookie";
+import { clearSessionCookies, currentAccount, handOverNewKey, takeNewKey } from "./session-cookie";
 import { formFields } from "./form-body";
 
 /**
@@ -19,10 +19,16 @@ async function renderDashboard(c: Context<AppContext>, account: Account, extra: 
   return c.html(dashboardPage({ account, keys, summary, origin: new URL(c.req.url).origin, ...extra }), status);
 }
 
+/** No live session: to the login page, dropping a dead session cookie the browser would keep sending. */
+function signedOut(c: Context<AppContext>) {
+  clearSessionCookies(c);
+  return c.redirect("/login", 303);
+}
+
 export const dashboardRoutes = new Hono<AppContext>()
   .get("/dashboard", async (c) => {
     const account = await currentAccount(c);
-    if (!account) return c.redirect("/login", 303);
+    if (!account) return signedOut(c);
     const handed = takeNewKey(c);
     let newKey: DashboardView["newKey"] = null;
     if (handed !== undefined && isWellFormedApiKey(handed)) {
@@ -34,7 +40,7 @@ export const dashboardRoutes = new Hono<AppContext>()
   })
   .post("/dashboard/keys", async (c) => {
     const account = await currentAccount(c);
-    if (!account) return c.redirect("/login", 303);
+    if (!account) return signedOut(c);
     const parsed = createKeyForm.safeParse(await formFields(c));
     if (!parsed.success) return renderDashboard(c, account, { error: firstMessage(parsed.error) }, 400);
     const created = await createAccountKey(c.env, account, parsed.data.name);
@@ -44,7 +50,7 @@ export const dashboardRoutes = new Hono<AppContext>()
   })
   .post("/dashboard/keys/revoke", async (c) => {
     const account = await currentAccount(c);
-    if (!account) return c.redirect("/login", 303);
+    if (!account) return signedOut(c);
     const parsed = revokeKeyForm.safeParse(await formFields(c));
     const revoked = parsed.success && (await revokeAccountKey(c.env, account.id, parsed.data.keyId));
     if (!revoked) return renderDashboard(c, account, { error: "No such live key in this account" }, 404);

@@ -10,7 +10,7 @@ import { endSession } from "../../accounts/sessions";
 import { clientAddressBucket } from "../../http/client-address";
 import { limits } from "../../limits";
 import { loginPage, signupPage } from "../../pages/auth-pages";
-import { clearSessionCookies, sessionToken, signIn } from "./session-cookie";
+import { clearSessionCookies, currentAccount, sessionToken, signIn } from "./session-cookie";
 import { formFields } from "./form-body";
 
 /**
@@ -65,7 +65,11 @@ export const signInRoutes = new Hono<AppContext>()
     await signIn(c, created.account.id);
     return c.redirect("/dashboard", 303);
   })
-  .get("/login", (c) => c.html(loginPage({ notice: c.req.query("signed-out") === "1" ? "You are logged out." : undefined })))
+  .get("/login", async (c) => {
+    // Already signed in: the dashboard, not a second login.
+    if (await currentAccount(c)) return c.redirect("/dashboard", 303);
+    return c.html(loginPage({ notice: c.req.query("signed-out") === "1" ? "You are logged out." : undefined }));
+  })
   .post("/login", async (c) => {
     const fields = await formFields(c);
     const parsed = loginForm.safeParse(fields);
