@@ -1,14 +1,16 @@
 /**
  * New pools and graduations through the chain tail, end to end and in real time: localnet's full world producing a
  * slot every 400 ms, the worker bundle served by Miniflare (rooms and the chain tail as Durable Objects, D1 migrated
- * by serveWorker), `ws` clients in front. localnet's admin controls make the next slot launch a Raydium AMM v4 pool, a
- * Meteora DBC pool (`POST /__localnet/launch`) and buy out a pump.fun curve (`POST /__localnet/graduate`; the world
- * migrates it to PumpSwap the slot after). Checked against localnet's truth (what the control answered, the manifest,
+ * by serveWorker), `ws` clients in front. localnet's admin controls make the next slot launch a new pool of each kind
+ * (`POST /__localnet/launch`: Raydium AMM v4, Meteora DBC — the two no mint derives, so only the registry the tail
+ * fills can price them — then CPMM, CLMM, DLMM, DAMM v1, DAMM v2) and buy out a pump.fun curve
+ * (`POST /__localnet/graduate`; the world migrates it to PumpSwap the slot after). Checked against localnet's truth (what the control answered, the manifest,
  * the ground truth of trades, the blocks):
  * - a `subscribeNewpair` client gets each creation, the graduation and the migration, with the fields docs/streams.md
  *   promises (mint, quote mint, pool, kind, creator, initial price, signature, slot, block time);
- * - `GET /api/v1/price?ca=<new mint>` answers 200 from the new pool within 5 s (wall clock) of the block that created
- *   it, for AMM v4 and DBC (the issue's bound: the tail registers new pools as it reads their block);
+ * - `GET /api/v1/price?ca=<new mint>` answers 200 from the new pool, at the world's own price of it, within 5 s (wall
+ *   clock) of the block that created it (the issue's bound, for AMM v4 and DBC: the tail registers new pools as it
+ *   reads their block), and from the graduated coin's PumpSwap pool within 5 s of the buy-out;
  * - a `subscribePrice` client on the new mints gets their price records once the pools trade.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -135,18 +137,18 @@ afterAll(async () => {
 });
 
 describe("new pools and graduations through the live chain tail (slots every 400 ms)", () => {
-  it("a new AMM v4 and a new DBC pool: newpair events as the docs promise, priced by REST within 5 s of their block, price events once they trade; a graduation: graduate and migration events", async () => {
+  it("a new pool of each kind (AMM v4 and DBC first): newpair events as the docs promise, priced by REST within 5 s of their block, price events once they trade; a graduation: graduate and migration events, priced from PumpSwap within 5 s", async () => {
     // Given a client subscribed to new pairs (the tail starts at the tip when the room registers the topic)
     const pairs = await connect();
     pairs.send({ method: "subscribeNewpair" });
     const ack = await pairs.frame("newpair ack", (f) => f.type === "subscribeNewpair");
     await new Promise((r) => setTimeout(r, 2000));
 
-    // When the next slot launches an AMM v4 pool, and REST is asked for its mint's price from the moment it answers
+    // When the next slot launches a pool of a kind, and REST is asked for its mint's price from the moment it answers
     const delays: Record<string, { ms: number; polls: number }> = {};
     const launched: Launched[] = [];
     const checkedPrices: string[] = [];
-    for (const kind of ["raydium-amm-v4", "meteora-dbc"]) {
+    for (const kind of ["raydium-amm-v4", "meteora-dbc", "raydium-cpmm", "raydium-clmm", "meteora-dlmm", "meteora-damm-v1", "meteora-damm-v2"]) {
       const l = await control<Launched>(`/__localnet/launch?kind=${kind}&wait=1`);
       expect(l).toMatchObject({ kind, mint: expect.any(String), pool: expect.any(String) });
       const { record, at, polls } = await pricedAt(l.mint);
@@ -167,10 +169,10 @@ describe("new pools and graduations through the live chain tail (slots every 400
     }
 
 
-    // and a client subscribed to the prices of both new mints (1 per subscription: any plan's cap)
+    // and a client subscribed to the prices of the new mints (1 per subscription: any plan's cap)
     const prices = await connect();
     for (const l of launched) prices.send({ method: "subscribePrice", tokens: [l.mint] });
-    await until("two price acks", () => (prices.frames.filter((f) => f.type === "subscribePrice" && f.status === "success").length === 2 ? true : undefined));
+    await until("the price acks", () => (prices.frames.filter((f) => f.type === "subscribePrice" && f.status === "success").length === launched.length ? true : undefined));
 
     // When a near-graduation curve is bought out (the world migrates it to PumpSwap the slot after)
     const g = await control<Graduated>("/__localnet/graduate?wait=1");
@@ -188,7 +190,7 @@ describe("new pools and graduations through the live chain tail (slots every 400
     delays.graduatedToPumpSwap = { ms: graduated.at - g.producedAtMs, polls: 0 };
     expect(delays.graduatedToPumpSwap.ms).toBeLessThan(PRICED_WITHIN_MS);
 
-    // Then the newpair client gets both creations, with the fields the docs promise, matching localnet's truth
+    // Then the newpair client gets every creation, with the fields the docs promise, matching localnet's truth
     const world = await manifest();
     const tokenOf = (mint: string) => world.tokens.find((t) => t.mint === mint)!;
     for (const l of launched) {
