@@ -67,9 +67,13 @@ export interface MeterBalance {
   bonusCredits: number;
 }
 
-/** `YYYY-MM-DD` and `YYYY-MM` of a time, in UTC. */
+/** `YYYY-MM-DD` and `YYYY-MM` of a time, in UTC. The day is asked on every leased request: the last one is kept. */
+let lastDay = { from: 0, to: -1, text: "" };
 export function utcDay(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
+  if (now >= lastDay.from && now < lastDay.to) return lastDay.text;
+  const from = now - (now % 86_400_000);
+  lastDay = { from, to: from + 86_400_000, text: new Date(from).toISOString().slice(0, 10) };
+  return lastDay.text;
 }
 export function utcMonth(now: number): string {
   return new Date(now).toISOString().slice(0, 7);
