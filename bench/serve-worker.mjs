@@ -31,6 +31,7 @@ const mf = new Miniflare({
     STREAM_ROOM: { className: "StreamRoom", useSQLite: true },
     CHAIN_TAIL: { className: "ChainTail", useSQLite: true },
     ACCOUNT_METER: { className: "AccountMeter", useSQLite: true },
+    PASSWORD_HASHER: { className: "PasswordHasher", useSQLite: true },
   },
   queueProducers: { INGEST_QUEUE: { queueName: "trade-ingest" } },
   queueConsumers: { "trade-ingest": { maxBatchSize: 4, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "trade-ingest-dlq" } },

@@ -8,6 +8,8 @@ export interface Env {
   STREAM_ROOM: DurableObjectNamespace<import("./streams/stream-room").StreamRoom>;
   /** One meter per account: rate windows, credits, usage, /ws connections (src/accounts/meter.ts). */
   ACCOUNT_METER: DurableObjectNamespace<import("./accounts/meter").AccountMeter>;
+  /** Sign-up and login password hashing, off the page request's CPU budget (src/accounts/password-hasher.ts). */
+  PASSWORD_HASHER: DurableObjectNamespace<import("./accounts/password-hasher").PasswordHasher>;
   /** The chain tail feeding the rooms (src/streams/chain-tail.ts). */
   CHAIN_TAIL: DurableObjectNamespace<import("./streams/chain-tail").ChainTail>;
   /** Slot ranges for the trade index's consumers; optional: without it the cron ingests every range itself. */

@@ -8,6 +8,7 @@ export { PubSubHub } from "./rpc/pubsub-hub";
 export { StreamRoom } from "./streams/stream-room";
 export { ChainTail } from "./streams/chain-tail";
 export { AccountMeter } from "./accounts/meter";
+export { PasswordHasher } from "./accounts/password-hasher";
 
 const app = buildApp();
 

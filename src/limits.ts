@@ -149,6 +149,8 @@ export const limits = {
      * workerd's limit enforcer, cloudflare/workerd#1346); local workerd enforces no cap, so no local test can catch more.
      */
     pbkdf2Iterations: 100_000,
+    /** Password hashing objects (src/accounts/password-hasher.ts), by email hash: one email's attempts queue, others run side by side. */
+    passwordHasherShards: 32,
     /** A session lasts this long from login (ms); logout ends it at once. */
     sessionTtlMs: 7 * 24 * 3_600_000,
     /** RFC 5321's longest forward path less its angle brackets. */

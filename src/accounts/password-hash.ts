@@ -5,7 +5,8 @@ import { base64Url, digestsEqual } from "./secret-tokens";
  * Passwords as PBKDF2-SHA256 through WebCrypto, with a random 16-byte salt per account. The iteration count is stored
  * with each hash, so a later change of the count still verifies older hashes. Production Workers refuse more than
  * 100,000 iterations (`limits.accountWeb.pbkdf2Iterations`: the local runtime has no cap, so that constant is the
- * guard), so that is what every hash spends: ~13–15 ms of CPU in workerd here, over the Free plan's 10 ms per request.
+ * guard), so that is what every hash spends: ~13–15 ms of CPU in workerd here, over the Free plan's 10 ms per request —
+ * which is why the routes run these in the PasswordHasher Durable Object (password-hasher.ts), on its own CPU budget.
  */
 export interface PasswordHash {
   /** base64url of the 32-byte derived key */

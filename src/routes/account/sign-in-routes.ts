@@ -3,7 +3,7 @@ import type { AppContext } from "../../app-context";
 import { firstMessage, loginForm, signupForm } from "../../accounts/account-input";
 import { accountIdByReferralCode, createAccount, credentialsByEmail } from "../../accounts/account-store";
 import { countAttempt, type ThrottleVerdict } from "../../accounts/auth-throttle";
-import { hashPassword, spendPasswordCheck, verifyPassword } from "../../accounts/password-hash";
+import { passwordHasherFor } from "../../accounts/password-hasher";
 import { normalizedReferralCode } from "../../accounts/referral-code";
 import { sha256Hex } from "../../accounts/secret-tokens";
 import { endSession } from "../../accounts/sessions";
@@ -60,7 +60,7 @@ export const signInRoutes = new Hono<AppContext>()
     if (await credentialsByEmail(c.env.DB, parsed.data.email)) return again(409, taken);
     // An unknown code (a typo, an old link, a forged field) does not stop the sign-up: the account has no referrer.
     const { referrer } = await referrerOf(c.env.DB, parsed.data.ref);
-    const created = await createAccount(c.env.DB, { email: parsed.data.email, password: await hashPassword(parsed.data.password), referredBy: referrer });
+    const created = await createAccount(c.env.DB, { email: parsed.data.email, password: await passwordHasherFor(c.env, parsed.data.email).hash(parsed.data.password), referredBy: referrer });
     if (!created.ok) return again(409, taken);
     await signIn(c, created.account.id);
     return c.redirect("/dashboard", 303);
@@ -86,7 +86,9 @@ export const signInRoutes = new Hono<AppContext>()
     }
     const stored = await credentialsByEmail(c.env.DB, parsed.data.email);
     // Unknown email and wrong password: the same work, the same answer.
-    const ok = stored ? await verifyPassword(parsed.data.password, stored.password) : await spendPasswordCheck(parsed.data.password);
+    // The PBKDF2 work runs in a Durable Object, on its CPU budget rather than this request's (password-hasher.ts).
+    const hasher = passwordHasherFor(c.env, parsed.data.email);
+    const ok = stored ? await hasher.verify(parsed.data.password, stored.password) : await hasher.spend(parsed.data.password);
     if (!stored || !ok) return again(401, wrongCredentials);
     await signIn(c, stored.account.id);
     return c.redirect("/dashboard", 303);
