@@ -329,6 +329,10 @@ export const limits = {
     leaseCreditFraction: 0.01,
     /** How long a lease may be spent (ms), at most half the shortest window; unspent credits go back when it ends. */
     leaseMs: 1000,
+    /** The meter reclaims a lease's unspent credits this long after its end (ms): past any isolate's last spend of it. */
+    leaseGraceMs: 1000,
+    /** An isolate spending a lease reports its usage to the meter at most this often (ms), in the background. */
+    reportEveryMs: 250,
     /**
      * The windows count a request at its arrival in the isolate (sent with the call), not at the meter: at most this far
      * (ms) behind the meter's clock (isolates' clocks are NTP-synchronised; a call queued longer counts as arriving now).

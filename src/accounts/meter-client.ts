@@ -1,9 +1,10 @@
 /**
  * The isolate's side of the meter: one call per request to the account's AccountMeter, except while the isolate
  * holds a lease — requests and credits the meter granted ahead, spent here with no call at all (the warm price
- * path). Leases exist only when the limits are large (meter-state.ts `leaseSize`); spent usage and unspent credits go
- * back with the next call, or, when none comes, once the lease has ended (`waitUntil`). docs/accounts.md#lease-design
- * gives the accuracy bounds.
+ * path). Leases exist only when the limits are large (meter-state.ts `leaseSize`). What a lease's requests spent is
+ * reported in the background at most every `reportEveryMs` while traffic flows, and finally with the next meter call;
+ * the meter takes back a lease's unspent credits when it ends. No work waits for a lease to end.
+ * docs/accounts.md#lease-design gives the accuracy bounds.
  * Fail open: a meter that throws or does not answer within `limits.meter.callTimeoutMs` lets the request through
  * (logged, account id only), as unkey does: an outage of the limiter must not become an outage of the API.
  */
@@ -23,6 +24,7 @@ export type MeterDecision =
   | { kind: "unmetered" };
 
 interface Lease {
+  id: number;
   termsKey: string;
   requests: number;
   credits: number;
@@ -30,6 +32,9 @@ interface Lease {
   grantedAt: number;
   windows: WindowState[];
   usage: Map<string, UsageEntry>;
+  /** credits spent since the last report */
+  spentCredits: number;
+  lastReportAt: number;
   firstCallPending: boolean;
 }
 
@@ -61,8 +66,11 @@ export interface MeterDeps {
  * The warm path: the request spent from this isolate's lease of its account, synchronously (no promise, no call);
  * undefined when there is no usable lease and the meter must be asked (`meterRequest`).
  */
-export function meterFromLease(record: ApiKeyRecord, cost: number): MeterDecision | undefined {
-  return spendLease(record, termsOf(record).key, cost, Date.now());
+export function meterFromLease(deps: MeterDeps, record: ApiKeyRecord, cost: number): MeterDecision | undefined {
+  const now = Date.now();
+  const decision = spendLease(record, termsOf(record).key, cost, now);
+  if (decision !== undefined) reportIfDue(deps, record.account, now);
+  return decision;
 }
 
 /** Meters one request of `cost` credits for the key of `record`. */
@@ -70,12 +78,18 @@ export async function meterRequest(deps: MeterDeps, record: ApiKeyRecord, cost: 
   const { meter, key } = termsOf(record);
   const now = Date.now();
   const spent = spendLease(record, key, cost, now);
-  if (spent) return spent;
+  if (spent) {
+    reportIfDue(deps, record.account, now);
+    return spent;
+  }
   const waiting = inFlight.get(record.account);
   if (waiting !== undefined) {
     await waiting.catch(() => undefined);
     const after = spendLease(record, key, cost, Date.now());
-    if (after) return after;
+    if (after) {
+      reportIfDue(deps, record.account, Date.now());
+      return after;
+    }
   }
   const call = askMeter(deps, record, meter, key, cost, now);
   inFlight.set(record.account, call);
@@ -100,7 +114,15 @@ export async function settleLease(deps: MeterDeps, account: string): Promise<voi
   const lease = leases.get(account);
   if (lease === undefined) return;
   leases.delete(account);
-  await within(stubOf(deps.env, account).settle(account, reportOf(lease)), limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("settle", account, err));
+  await within(stubOf(deps.env, account).settle(account, reportOf(lease, true)), limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("settle", account, err));
+}
+
+/** While traffic flows: what the account's lease spent goes to the meter in the background, at most every `reportEveryMs`. */
+function reportIfDue(deps: MeterDeps, account: string, now: number): void {
+  const lease = leases.get(account);
+  if (lease === undefined || lease.usage.size === 0 || now - lease.lastReportAt < limits.meter.reportEveryMs) return;
+  lease.lastReportAt = now;
+  deps.waitUntil(within(stubOf(deps.env, account).settle(account, reportOf(lease, false)), limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("report", account, err)));
 }
 
 function spendLease(record: ApiKeyRecord, termsKey: string, cost: number, now: number): MeterDecision | undefined {
@@ -108,6 +130,7 @@ function spendLease(record: ApiKeyRecord, termsKey: string, cost: number, now: n
   if (lease === undefined || lease.termsKey !== termsKey || now >= lease.expiresAt || lease.requests < 1 || lease.credits < cost) return undefined;
   lease.requests -= 1;
   lease.credits -= cost;
+  lease.spentCredits += cost;
   const day = utcDay(now);
   const id = `${record.keyId}|${day}`;
   const entry = lease.usage.get(id);
@@ -122,7 +145,7 @@ function spendLease(record: ApiKeyRecord, termsKey: string, cost: number, now: n
 async function askMeter(deps: MeterDeps, record: ApiKeyRecord, terms: MeterTerms, termsKey: string, cost: number, at: number): Promise<MeterDecision> {
   const old = leases.get(record.account);
   leases.delete(record.account);
-  const report = old === undefined ? undefined : reportOf(old);
+  const report = old === undefined ? undefined : reportOf(old, true);
   let answer: AcquireAnswer;
   try {
     answer = await within(stubOf(deps.env, record.account).acquire({ account: record.account, keyId: record.keyId, terms, cost, at, report }) as Promise<AcquireAnswer>, limits.meter.callTimeoutMs);
@@ -138,6 +161,7 @@ async function askMeter(deps: MeterDeps, record: ApiKeyRecord, terms: MeterTerms
   if (answer.leaseRequests > 0) {
     const now = Date.now();
     const lease: Lease = {
+      id: answer.leaseId,
       termsKey,
       requests: answer.leaseRequests,
       credits: answer.leaseCredits,
@@ -145,26 +169,24 @@ async function askMeter(deps: MeterDeps, record: ApiKeyRecord, terms: MeterTerms
       expiresAt: now + answer.leaseMs,
       windows: answer.windows,
       usage: new Map(),
+      spentCredits: 0,
+      lastReportAt: now,
       firstCallPending: answer.firstCallPending,
     };
     leases.set(record.account, lease);
-    deps.waitUntil(settleWhenEnded(deps, record.account, lease, answer.leaseMs));
   }
   return { kind: "accepted", headers: rateLimitHeaders(answer.windows, answer.leaseRequests), firstCallPending: answer.firstCallPending };
 }
 
-/** A lease no later request replaced: once it has ended, its report goes back by itself. */
-async function settleWhenEnded(deps: MeterDeps, account: string, lease: Lease, ms: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, ms + 10));
-  if (leases.get(account) !== lease) return;
-  await settleLease(deps, account);
-}
-
-function reportOf(lease: Lease): LeaseReport {
-  const report = { usage: [...lease.usage.values()], refundCredits: lease.credits };
+/** What the lease spent since its last report (taken); `final`: it is spent no more. */
+function reportOf(lease: Lease, final: boolean): LeaseReport {
+  const report = { leaseId: lease.id, usage: [...lease.usage.values()], spentCredits: lease.spentCredits, final };
   lease.usage = new Map();
-  lease.credits = 0;
-  lease.requests = 0;
+  lease.spentCredits = 0;
+  if (final) {
+    lease.credits = 0;
+    lease.requests = 0;
+  }
   return report;
 }
 

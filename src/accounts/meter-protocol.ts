@@ -19,10 +19,16 @@ export interface UsageEntry {
   credits: number;
 }
 
-/** What an isolate hands back when its lease ends or is replaced: what it spent, and the credits it did not. */
+/**
+ * What an isolate tells the meter of a lease: what it spent since its last report (sent while traffic flows, at most
+ * every `limits.meter.reportEveryMs`), and, `final`, that it will spend no more of it (its unspent credits go back
+ * now rather than when the meter reclaims the lease after its end).
+ */
 export interface LeaseReport {
+  leaseId: number;
   usage: UsageEntry[];
-  refundCredits: number;
+  spentCredits: number;
+  final: boolean;
 }
 
 export interface AcquireRequest {
@@ -49,6 +55,7 @@ export type AcquireAnswer =
   | {
       ok: true;
       /** Requests and credits beyond this one that the isolate may spend without asking, until `leaseMs` from now. */
+      leaseId: number;
       leaseRequests: number;
       leaseCredits: number;
       leaseMs: number;

@@ -24,6 +24,9 @@ export class MeterState {
   /** Keys used since the last flush, with when (api_keys.last_used_at). */
   private lastUsed = new Map<string, number>();
   private lastAt = 0;
+  /** Leases out, by id: credits granted, credits reported spent, when the meter reclaims what is left. */
+  private readonly leases = new Map<number, { credits: number; spent: number; reclaimAt: number }>();
+  private nextLeaseId = 1;
 
   constructor(public ledger: MonthLedger) {}
 
@@ -34,6 +37,7 @@ export class MeterState {
 
   acquire(meterNow: number, req: AcquireRequest): AcquireAnswer {
     if (req.report) this.applyReport(meterNow, req.report);
+    this.reclaimLeases(meterNow);
     // The request's own time (its arrival at the isolate), so queueing on the way here does not bunch requests up;
     // within `maxClockSkewMs` of the meter's clock and never before an earlier grant (the logs stay in order).
     const now = Math.max(this.lastAt, Math.min(meterNow, Math.max(req.at, meterNow - limits.meter.maxClockSkewMs)));
@@ -60,21 +64,43 @@ export class MeterState {
     this.ledger.creditsUsed += req.cost + leaseCredits;
     this.count(now, { keyId: req.keyId, day: utcDay(now), requests: 1, credits: req.cost });
     const shortest = Math.min(...req.terms.windows.map((w) => w.ms));
+    const leaseMs = Math.min(limits.meter.leaseMs, Math.floor(shortest / 2));
+    const leaseId = leaseRequests === 0 ? 0 : this.nextLeaseId++;
+    if (leaseId !== 0) this.leases.set(leaseId, { credits: leaseCredits, spent: 0, reclaimAt: meterNow + leaseMs + limits.meter.leaseGraceMs });
     return {
       ok: true,
+      leaseId,
       leaseRequests,
       leaseCredits,
-      leaseMs: Math.min(limits.meter.leaseMs, Math.floor(shortest / 2)),
+      leaseMs,
       windows: this.windowStates(now, req.terms),
       creditsRemaining: this.creditsRemaining(req.terms),
       firstCallPending: this.ledger.firstCallPending,
     };
   }
 
-  /** A lease ended: what was spent becomes usage, the credits not spent go back. */
+  /** What an isolate spent from a lease becomes usage; a final report gives the unspent credits back at once. */
   applyReport(now: number, report: LeaseReport): void {
-    this.ledger.creditsUsed = Math.max(0, this.ledger.creditsUsed - report.refundCredits);
     for (const entry of report.usage) this.count(now, entry);
+    const lease = this.leases.get(report.leaseId);
+    if (lease === undefined) return;
+    lease.spent += report.spentCredits;
+    if (report.final) this.endLease(report.leaseId);
+  }
+
+  /** Leases past their end (and its grace): the isolate can spend no more, so what it did not report spent goes back. */
+  reclaimLeases(now: number): void {
+    for (const [id, lease] of this.leases) if (lease.reclaimAt <= now) this.endLease(id);
+  }
+
+  get hasLeases(): boolean {
+    return this.leases.size > 0;
+  }
+
+  private endLease(id: number): void {
+    const lease = this.leases.get(id)!;
+    this.leases.delete(id);
+    this.ledger.creditsUsed = Math.max(0, this.ledger.creditsUsed - Math.max(0, lease.credits - lease.spent));
   }
 
   /** Usage waiting for the next flush (taken: the shell writes it, and gives it back with `restore` if D1 failed). */

@@ -40,7 +40,9 @@ export class AccountMeter extends DurableObject<Env> {
   /** An isolate's lease ended without a new request to carry its report. */
   async settle(account: string, report: LeaseReport): Promise<void> {
     const now = Date.now();
-    (await this.ledger(account, now)).applyReport(now, report);
+    const state = await this.ledger(account, now);
+    state.applyReport(now, report);
+    state.reclaimLeases(now);
     await this.scheduleFlush();
   }
 
@@ -87,6 +89,7 @@ export class AccountMeter extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     try {
+      this.state?.reclaimLeases(Date.now());
       await this.flush();
     } finally {
       await this.scheduleFlush();
@@ -111,7 +114,7 @@ export class AccountMeter extends DurableObject<Env> {
   }
 
   private async scheduleFlush(): Promise<void> {
-    if (!this.state?.hasPending) return;
+    if (!this.state?.hasPending && !this.state?.hasLeases) return;
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + limits.meter.flushMs);
   }
 

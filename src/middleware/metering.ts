@@ -25,7 +25,7 @@ export function meteredRest(pricePaths: ReadonlySet<string>) {
     const deps = { env: c.env, waitUntil: (p: Promise<unknown>) => c.executionCtx.waitUntil(p) };
     const timings = c.get("timings") ?? noTimings;
     // A lease of this isolate answers synchronously (the warm path); otherwise the account's meter is asked.
-    let decision = meterFromLease(record, cost);
+    let decision = meterFromLease(deps, record, cost);
     if (decision === undefined) decision = await timings.time("meter", () => meterRequest(deps, record, cost));
     else timings.add("meter", 0);
     if (decision.kind === "rate-limited") {

@@ -63,14 +63,24 @@ describe("MeterState", () => {
     const small = termsOf("pro", { monthlyCredits: 5 });
     expect(state.acquire(0, request(small, 0, 3))).toMatchObject({ ok: true, creditsRemaining: 2 });
     expect(state.acquire(10, request(small, 10, 3))).toMatchObject({ ok: false, reason: "credits", creditsRemaining: 2 });
-    // DEV: the lease takes credits ahead; the report gives back what was not spent
+    // DEV: the lease takes credits ahead; a final report gives back what was not spent
     const dev = fresh();
     const granted = dev.acquire(0, request(termsOf("dev"), 0, 1));
-    expect(granted).toMatchObject({ ok: true, leaseRequests: 10_000, leaseCredits: 1_000_000 });
+    expect(granted).toMatchObject({ ok: true, leaseId: 1, leaseRequests: 10_000, leaseCredits: 1_000_000, leaseMs: 500 });
     expect(dev.ledger.creditsUsed).toBe(1 + 1_000_000);
-    dev.applyReport(500, { usage: [{ keyId: "key_u", day: "1970-01-01", requests: 7, credits: 9 }], refundCredits: 1_000_000 - 9 });
+    dev.applyReport(300, { leaseId: 1, usage: [{ keyId: "key_u", day: "1970-01-01", requests: 3, credits: 4 }], spentCredits: 4, final: false });
+    dev.applyReport(500, { leaseId: 1, usage: [{ keyId: "key_u", day: "1970-01-01", requests: 4, credits: 5 }], spentCredits: 5, final: true });
     expect(dev.ledger.creditsUsed).toBe(10);
     expect(dev.takePending().usage).toEqual([{ keyId: "key_u", day: "1970-01-01", requests: 8, credits: 10 }]);
+    expect(dev.hasLeases).toBe(false);
+    // and a lease whose isolate never says it is done: the meter takes back what was not reported spent after its end
+    const quiet = fresh();
+    quiet.acquire(0, request(termsOf("dev"), 0, 1));
+    quiet.applyReport(250, { leaseId: 1, usage: [{ keyId: "key_u", day: "1970-01-01", requests: 2, credits: 2 }], spentCredits: 2, final: false });
+    quiet.reclaimLeases(1499);
+    expect(quiet.ledger.creditsUsed).toBe(1 + 1_000_000);
+    quiet.reclaimLeases(1500);
+    expect(quiet.ledger.creditsUsed).toBe(3);
   });
 
   it("a request is counted at its own time, within the allowed skew and never before an earlier grant", () => {
