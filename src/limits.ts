@@ -242,7 +242,8 @@ export const limits = {
 
   // ---- streams: GET /ws and its rooms (src/routes/streams.ts, src/streams/; docs/streams.md) ----
   /**
-   * Defaults until plans define their own. Counting is per room shard (see `connectionsPerKeyPerShard`); every cap has
+   * The service's own caps; the plans (src/accounts/plans.ts) set lower ones per account — connections per account,
+   * counted exactly by the account's meter, and tokens per subscription (docs/accounts.md). Every cap has
    * a test at N and N+1 (test/unit/streams/stream-room-state.test.ts, test/e2e/streams.protocol.test.ts).
    */
   streams: {
@@ -254,9 +255,9 @@ export const limits = {
      * 32 shards × 2,000 = 64,000 sockets with every shard far from both caps.
      */
     shards: 32,
-    /** Sockets of one key in one shard. Shards are picked by connection id, so a key's total is at most shards × this (an approximation: no cross-shard counter). */
+    /** Sockets of one account in one shard: each shard's own backstop (the plan's connections per account are counted across shards by the account's meter). */
     connectionsPerKeyPerShard: 20,
-    /** Addresses in one subscribe (Birdeye allows 100 per connection). */
+    /** Addresses in one subscribe, whatever the plan (Birdeye allows 100 per connection); plans allow fewer. */
     tokensPerSubscription: 100,
     /** Live subscriptions per socket; their ids and seqs must fit a socket attachment (2,048 bytes, workerd's cap). */
     subscriptionsPerSocket: 25,
