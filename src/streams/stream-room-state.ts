@@ -369,8 +369,19 @@ export class StreamRoomState {
     if (this.connectionsOf(account) >= limits.streams.connectionsPerKeyPerShard) {
       return this.dropSocket(ws, closeCodes.policy, `Too many connections for this key; max ${limits.streams.connectionsPerKeyPerShard} per shard`);
     }
-    const admitted = this.deps.admit ? await this.deps.admit(account, st.connectionId) : { ok: true as const, tokensCap: st.tokensCap };
-    if (!this.sockets.has(ws)) return;
+    // Still in progress while the meter is asked: a second key meanwhile is refused, not admitted twice.
+    st.authPending = true;
+    let admitted: Awaited<ReturnType<NonNullable<RoomDeps["admit"]>>>;
+    try {
+      admitted = this.deps.admit ? await this.deps.admit(account, st.connectionId) : { ok: true as const, tokensCap: st.tokensCap };
+    } finally {
+      st.authPending = false;
+    }
+    if (!this.sockets.has(ws)) {
+      // Gone (closed, or dropped here) while the meter admitted it: closed() released nothing (no account yet), so here.
+      if (this.deps.admit && admitted.ok) this.deps.released?.(account, st.connectionId);
+      return;
+    }
     if (!admitted.ok) return this.dropSocket(ws, closeCodes.policy, admitted.message);
     st.tokensCap = admitted.tokensCap;
     st.account = account;
