@@ -2,7 +2,7 @@
  * Credits, the plan's mints per request, usage batched to D1 and the referral reward, through the worker (workerd,
  * the real AccountMeter and D1). Each test has its own account, so its own meter.
  */
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callWorker } from "../helpers/worker";
@@ -142,6 +142,26 @@ describe("usage in D1", () => {
     expect(stats).toEqual({ flushes: 1, statements: 4, usageRows: 2, requests: 61 });
     const used = await env.DB.prepare("SELECT key_id, last_used_at FROM api_keys WHERE account_id = ?").bind(account).all<{ key_id: string; last_used_at: number | null }>();
     for (const row of used.results) expect(row.last_used_at, row.key_id).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe("usage flushed by the meter's alarm", () => {
+  it("requests counted in memory reach D1 when the alarm fires, in one batch; nothing before", async () => {
+    // Given an account at 100 per second (no leases: every request asks the meter)
+    const account = newAccount();
+    const { key, record } = await keyOf(account, "pro", { requestsPerSecond: 100, requestsPerMinute: 1000 });
+    // When 12 requests are accepted
+    for (let i = 0; i < 12; i++) expect((await callWorker({ path: "/api/v1/price" }, { key })).status).toBe(400);
+    const stub = env.ACCOUNT_METER.get(env.ACCOUNT_METER.idFromName(account));
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM usage_daily WHERE account_id = ?").bind(account).first<{ n: number }>())!.n).toBe(0);
+    // and the meter's alarm (set for flushMs after the first request) fires
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    // Then one row holds all 12, written by one flush of 2 statements (usage row, last_used_at)
+    const rows = await env.DB.prepare("SELECT key_id, requests, credits FROM usage_daily WHERE account_id = ?").bind(account).all();
+    expect(rows.results).toEqual([{ key_id: record.keyId, requests: 12, credits: 12 }]);
+    expect(await runInDurableObject(stub, (instance) => ({ ...(instance as AccountMeter).flushStats }))).toEqual({ flushes: 1, statements: 2, usageRows: 1, requests: 12 });
+    // and with nothing pending, no alarm is left set
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
   });
 });
 
