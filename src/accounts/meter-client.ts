@@ -227,3 +227,11 @@ export async function admitConnection(env: Env, record: ApiKeyRecord, connection
 export async function releaseConnection(env: Env, account: string, connectionId: string): Promise<void> {
   await within(stubOf(env, account).closeConnection(connectionId) as Promise<void>, limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("close-connection", account, err));
 }
+
+/**
+ * Asks the account's meter to write what it has counted to D1 now (it otherwise does every `flushMs`), for a page that
+ * reads usage_daily itself (the dashboard). A failing meter is logged and the caller reads what D1 has.
+ */
+export async function flushAccountUsage(env: Env, account: string): Promise<void> {
+  await within(stubOf(env, account).balance(account) as Promise<unknown>, limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("flush", account, err));
+}
