@@ -42,7 +42,7 @@ import { WSOL_MINT } from "../solana/well-known";
 import { openUpstreamSocket } from "../rpc/upstream-socket";
 import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
 import { poolUpsertStatements, type StoredBlock } from "../trades/trade-store";
-import { blockEvents, eventsForRoom, mintsToPrice, priceEvents, priceTopic, topicPattern } from "./stream-event-builders";
+import { blockEvents, eventsForRoom, gapEvent, mintsToPrice, priceEvents, priceTopic, topicPattern } from "./stream-event-builders";
 import type { StreamEvent, StreamEventSink, TopicRegistry } from "./stream-events";
 import { newEpoch, type PublishPosition } from "./publish-position";
 
@@ -227,6 +227,8 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     if (tip - cursor > limits.chainTail.maxCatchUpSlots) {
       const from = tip - limits.chainTail.maxCatchUpSlots;
       log("warn", { event: "catch-up-capped", skippedFrom: cursor + 1, skippedTo: from, tip });
+      // Subscribers are told which slots they will not get (at the position right after the last block published).
+      await this.publishGap(cursor + 1, from, "fell-behind");
       cursor = from;
       await this.ctx.storage.put("cursor", cursor);
     }
@@ -241,10 +243,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     // Read together, handled in slot order; an upstream fault stops at the block before it (retried on the next run).
     const answers = await Promise.allSettled(page.map((slot) => fetchBlock(upstream, slot)));
     let solUsd = (await this.ctx.storage.get<number | null>("solUsd")) ?? (await this.liveSolUsd());
-    if (this.epoch === undefined) {
-      this.epoch = (await this.ctx.storage.get<string>("epoch")) ?? newEpoch();
-      await this.ctx.storage.put("epoch", this.epoch);
-    }
+    await this.loadEpoch();
     let handled = 0;
     for (let k = 0; k < page.length; k++) {
       const slot = page[k]!;
@@ -256,6 +255,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
           block = readBlock(slot, answer.value, solUsd);
         } catch (err) {
           log("error", { event: "block-skipped", slot, reason: messageOf(err) });
+          await this.publishGap(slot, slot, "unreadable-block");
         }
         if (block) {
           solUsd = block.solUsd;
@@ -293,6 +293,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     } catch (err) {
       // a reader bug on one block must not stall every room: logged and skipped like an unparsable block
       log("error", { event: "block-skipped", slot: block.slot, reason: `events: ${messageOf(err)}` });
+      await this.publishGap(block.slot, block.slot, "unreadable-block");
       return;
     }
     // The block's own events go out first; its price events (an account read per batch of mints) follow in a second
@@ -301,6 +302,24 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     for (const mint of this.pricedAtSlot.keys()) if (!wanted.has(priceTopic(mint))) this.pricedAtSlot.delete(mint);
     const toPrice = mintsToPrice(block, wanted);
     if (toPrice.length > 0) await this.publishAll(priceEvents(block.slot, await this.prices(toPrice, block.slot)), { epoch: this.epoch!, slot: block.slot, part: 1 });
+  }
+
+  /**
+   * Tells every room that slots `fromSlot..toSlot` will not be streamed. Published at (toSlot, part 1): after anything of
+   * earlier blocks, and no block at or before `toSlot` is published after it.
+   */
+  private async publishGap(fromSlot: number, toSlot: number, reason: "fell-behind" | "unreadable-block"): Promise<void> {
+    if (this.rooms.size === 0) return;
+    await this.publishAll([gapEvent(fromSlot, toSlot, reason)], { epoch: await this.loadEpoch(), slot: toSlot, part: 1 });
+  }
+
+  /** This tail's epoch of publish positions: kept in storage, made once. */
+  private async loadEpoch(): Promise<string> {
+    if (this.epoch === undefined) {
+      this.epoch = (await this.ctx.storage.get<string>("epoch")) ?? newEpoch();
+      await this.ctx.storage.put("epoch", this.epoch);
+    }
+    return this.epoch;
   }
 
   private async publishAll(events: StreamEvent[], position: PublishPosition): Promise<void> {

@@ -9,7 +9,7 @@ import type { JsonTransaction } from "../trades/json-transaction";
 import type { StoredBlock } from "../trades/trade-store";
 import { tradeItemOf } from "../trades/trade-queries";
 import { dexOfPoolKind } from "../venues/pool-kinds";
-import type { StreamEvent } from "./stream-events";
+import { GAP_TOPIC, type StreamEvent, type StreamGap } from "./stream-events";
 import { walletChangesOfBlock } from "./wallet-changes";
 
 export const NEWPAIR_TOPIC = "newpair";
@@ -91,7 +91,14 @@ export function priceEvents(slot: number, records: readonly PriceRecord[]): Stre
   return records.map((data) => ({ kind: "price", topic: priceTopic(data.ca), slot, data }));
 }
 
-/** The events of `events` a room with `topics` receives, in order. */
+/** The events of `events` a room with `topics` receives, in order (a gap goes to every room). */
 export function eventsForRoom(events: readonly StreamEvent[], topics: ReadonlySet<string>): StreamEvent[] {
-  return events.filter((e) => topics.has(e.topic));
+  return events.filter((e) => e.topic === GAP_TOPIC || topics.has(e.topic));
+}
+
+/** The event telling every subscription that slots `fromSlot..toSlot` were not streamed, and where to read them. */
+export function gapEvent(fromSlot: number, toSlot: number, reason: StreamGap["reason"]): StreamEvent {
+  const why = reason === "fell-behind" ? "the live source fell behind the chain" : "a block could not be read";
+  const message = `Events of slots ${fromSlot}..${toSlot} were not streamed (${why}); read them from /api/v1/trades`;
+  return { kind: "gap", topic: GAP_TOPIC, slot: toSlot, data: { fromSlot, toSlot, reason, message } };
 }

@@ -44,11 +44,27 @@ export const walletChangeSchema = z.object({
 });
 export type WalletChange = z.infer<typeof walletChangeSchema>;
 
+/**
+ * Slots whose events the tail could not stream (it fell more than `limits.chainTail.maxCatchUpSlots` behind, or a block
+ * could not be read): every subscription gets it in its numbered stream, so a client knows what to fetch over REST.
+ */
+export const streamGapSchema = z.object({
+  fromSlot: z.number(),
+  toSlot: z.number(),
+  reason: z.enum(["fell-behind", "unreadable-block"]),
+  message: z.string(),
+});
+export type StreamGap = z.infer<typeof streamGapSchema>;
+
+/** The topic of gap events: every room, every subscription. */
+export const GAP_TOPIC = "*";
+
 export const streamEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("trade"), topic: z.string(), slot: z.number(), data: tradeItemSchema }),
   z.object({ kind: z.literal("price"), topic: z.string(), slot: z.number(), data: priceRecordSchema }),
   z.object({ kind: z.literal("wallet"), topic: z.string(), slot: z.number(), data: walletChangeSchema }),
   z.object({ kind: z.literal("newpair"), topic: z.literal("newpair"), slot: z.number(), data: newPairSchema }),
+  z.object({ kind: z.literal("gap"), topic: z.literal(GAP_TOPIC), slot: z.number(), data: streamGapSchema }),
 ]);
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 

@@ -267,11 +267,12 @@ export class StreamRoomState {
     const waiting = new Set<Subscription>();
     let seen: Map<Subscription, Set<string>> | undefined;
     for (const event of events) {
-      const subscribers = this.topicIndex.get(event.topic);
-      if (subscribers === undefined || subscribers.size === 0) continue;
+      // A gap concerns every subscription of the room: each gets it in its numbered stream.
+      const subscribers = event.kind === "gap" ? this.subs.values() : this.topicIndex.get(event.topic);
+      if (subscribers === undefined) continue;
       const dataJson = JSON.stringify(event.data);
       for (const sub of subscribers) {
-        if (subscriptionKinds[sub.kind].event !== event.kind) continue;
+        if (event.kind !== "gap" && subscriptionKinds[sub.kind].event !== event.kind) continue;
         // A trade is published under its mint and its wallet: a subscription holding both gets it once.
         if (sub.topics.length > 1) {
           seen ??= new Map();
@@ -282,7 +283,7 @@ export class StreamRoomState {
           keys.add(key);
         }
         sub.seq++;
-        const type = subscriptionKinds[sub.kind].event;
+        const type = event.kind === "gap" ? "gap" : subscriptionKinds[sub.kind].event;
         sub.ring.push({ seq: sub.seq, at: now, type, dataJson });
         sub.ring.expire(now);
         const ws = sub.socket;
@@ -592,6 +593,8 @@ function eventIdentity(event: StreamEvent): string {
       return `${event.data.ca}:${event.data.slot}`;
     case "newpair":
       return `${event.data.signature}:${event.data.pool}:${event.data.type}`;
+    case "gap":
+      return `gap:${event.data.fromSlot}:${event.data.toSlot}`;
   }
 }
 

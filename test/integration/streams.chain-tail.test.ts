@@ -300,6 +300,11 @@ describe("chain tail under faults", () => {
     const delivered = new Set(keys);
     const missing = want.filter((t) => !delivered.has(`${t.signature}:${t.ordinal}`));
     expect(new Set(missing.map((t) => t.slot)).size, "at most the one wrong-shape block is missing").toBeLessThanOrEqual(1);
+    // and the rooms are told of a skipped block: a gap event names its slot
+    const gaps = eventsOf("room-ok", got).flatMap((e) => (e.kind === "gap" ? [e.data] : []));
+    for (const slot of new Set(missing.map((t) => t.slot))) {
+      expect(gaps).toContainEqual(expect.objectContaining({ fromSlot: slot, toSlot: slot, reason: "unreadable-block" }));
+    }
     expect(keys).toEqual(want.filter((t) => !missing.includes(t)).map((t) => `${t.signature}:${t.ordinal}`));
     expect(want.length - missing.length).toBeGreaterThan(10);
   });
@@ -315,7 +320,8 @@ describe("chain tail under faults", () => {
   it("reads back at most limits.chainTail.maxCatchUpSlots slots after falling behind (the older ones are skipped)", async () => {
     // Given the tail's cursor left far behind (as after a long outage)
     const now = await confirmedSlot();
-    await runInDurableObject(faulty(), async (_i, state) => state.storage.put("cursor", Math.max(1, now - 3 * limits.chainTail.maxCatchUpSlots)));
+    const behind = Math.max(1, now - 3 * limits.chainTail.maxCatchUpSlots);
+    await runInDurableObject(faulty(), async (_i, state) => state.storage.put("cursor", behind));
     const mark = got.length;
     // When the chain moves on
     await advance(2);
@@ -326,6 +332,13 @@ describe("chain tail under faults", () => {
     expect(slots.length).toBeGreaterThan(0);
     expect(Math.min(...slots)).toBeGreaterThan(tipNow - limits.chainTail.maxCatchUpSlots - 2);
     expect(Math.min(...slots)).toBeLessThanOrEqual(now);
+    // and the room was told first which slots it will not get (one gap, from the old cursor to where reading resumed)
+    const after = eventsOf("room-ok", got.slice(mark));
+    const gaps = after.filter((e) => e.kind === "gap");
+    expect(gaps).toHaveLength(1);
+    expect(after[0]).toEqual(gaps[0]);
+    expect(gaps[0]!.data).toMatchObject({ fromSlot: behind + 1, reason: "fell-behind" });
+    expect(gaps[0]!.data.toSlot).toBe(Math.min(...after.slice(1).map((e) => e.slot)) - 1);
   });
 
   it("waits for a node behind its cursor (as when another upstream answers) instead of reading blocks again", async () => {

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { limits } from "../../../src/limits";
 import { base58Encode } from "../../../src/solana/base58";
 import type { StreamEvent } from "../../../src/streams/stream-events";
+import { gapEvent } from "../../../src/streams/stream-event-builders";
 import type { RingEntry } from "../../../src/streams/stream-resume-ring";
 import { StreamRoomState, type RoomDeps, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
 
@@ -301,6 +302,26 @@ describe("events", () => {
     // events of a kind the subscription is not for are not sent (a price on a trade topic cannot happen, but)
     room.publish([{ kind: "newpair", topic: "newpair", slot: 1, data: { type: "create", mint: MINT_A, quoteMint: SOL, pool: SOL, kind: "pumpswap", creator: WALLET, initialPrice: null, signature: "s", slot: 1, blockTime: null } }]);
     expect(ws.take()).toEqual([]);
+  });
+
+  it("a gap (slots the tail could not stream) reaches every subscription once, numbered in its stream, and is replayed by resume", async () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    const trades = await subscribe(room, ws, "subscribeTrade", [MINT_A, WALLET]);
+    const pairs = await subscribe(room, ws, "subscribeNewpair");
+    const other = connected(room);
+    const prices = await subscribe(room, other, "subscribePrice", [MINT_B]);
+    room.publish(trade(MINT_A, 1));
+    ws.take();
+    const gap = gapEvent(100, 250, "fell-behind");
+    room.publish([gap]);
+    const want = (id: string, seq: number) => ({ type: "gap", subscribeId: id, seq, data: gap.data });
+    expect(ws.take()).toEqual([want(trades, 2), want(pairs, 1)]);
+    expect(other.take()).toEqual([want(prices, 1)]);
+    expect(gap.data.message).toBe("Events of slots 100..250 were not streamed (the live source fell behind the chain); read them from /api/v1/trades");
+    // a client resuming from before it gets it again, in order
+    await room.message(ws, JSON.stringify({ method: "resume", subscribeId: trades, fromSeq: 1 }));
+    expect(ws.take().filter((f) => f.type === "gap")).toEqual([want(trades, 2)]);
   });
 
   it(`heartbeat every ${limits.streams.heartbeatMs} ms to authenticated sockets`, () => {
