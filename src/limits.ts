@@ -341,6 +341,8 @@ export const limits = {
     maxClockSkewMs: 1000,
     /** A meter call not answered within this (ms) lets the request pass (fail open, logged). */
     callTimeoutMs: 1000,
+    /** A /ws connection counted this long (ms) is past its handoff to its room: at the plan's limit, the meter asks that room whether it still holds it. */
+    connectionSettleMs: 5000,
     /** The meter writes its accumulated usage to D1 this often (ms): one batch, never a write per request. */
     flushMs: 10_000,
   },

@@ -14,6 +14,7 @@ import type { AcquireAnswer, AcquireRequest, LeaseReport, MeterBalance } from ".
 import { utcMonth } from "./meter-protocol";
 import { MeterState } from "./meter-state";
 import { rewardFirstCall } from "./referral-rewards";
+import { roomOfConnection } from "../streams/stream-shard";
 import { readBonusCredits, readMonthLedger, writeUsage } from "./usage-store";
 
 export class AccountMeter extends DurableObject<Env> {
@@ -74,13 +75,37 @@ export class AccountMeter extends DurableObject<Env> {
     return { month: state.ledger.month, creditsUsed: state.ledger.creditsUsed, bonusCredits: state.ledger.bonusCredits };
   }
 
-  /** A /ws connection of the account opens: admitted while it holds fewer than `max`. */
-  openConnection(connectionId: string, keyId: string, max: number): { ok: boolean; open: number } {
+  /**
+   * A /ws connection of the account opens: admitted while it holds fewer than `max`. At the limit, the rooms of the
+   * connections counted are asked whether they still hold them (a room that lost its sockets without a close event —
+   * a restart — never told the meter), and those they do not hold are forgotten: a count never locks an account out.
+   */
+  async openConnection(connectionId: string, keyId: string, max: number): Promise<{ ok: boolean; open: number }> {
     const sql = this.ctx.storage.sql;
-    const open = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM connections WHERE id <> ?", connectionId).one().n;
+    const count = () => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM connections WHERE id <> ?", connectionId).one().n;
+    if (count() >= max) await this.forgetLostConnections(connectionId);
+    const open = count();
     if (open >= max) return { ok: false, open };
     sql.exec("INSERT OR REPLACE INTO connections (id, key_id, at) VALUES (?, ?, ?)", connectionId, keyId, Date.now());
     return { ok: true, open: open + 1 };
+  }
+
+  private async forgetLostConnections(except: string): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    // Rows younger than this may be on their way to their room (admitted, not yet handed over).
+    const settled = Date.now() - limits.meter.connectionSettleMs;
+    const rows = sql.exec<{ id: string }>("SELECT id FROM connections WHERE id <> ? AND at < ?", except, settled).toArray();
+    await Promise.all(
+      rows.map(async ({ id }) => {
+        try {
+          const room = this.env.STREAM_ROOM.get(this.env.STREAM_ROOM.idFromName(roomOfConnection(id, limits.streams.shards)));
+          if (!(await room.holdsConnection(id))) sql.exec("DELETE FROM connections WHERE id = ?", id);
+        } catch (err) {
+          // Cannot tell: the connection stays counted.
+          console.error(JSON.stringify({ level: "error", event: "connection-check-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
+        }
+      }),
+    );
   }
 
   closeConnection(connectionId: string): void {

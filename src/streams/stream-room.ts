@@ -125,6 +125,15 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 
+  /** Durable Object RPC from an account's meter: does this room still hold an authenticated socket of this connection id? */
+  async holdsConnection(connectionId: string): Promise<boolean> {
+    for (const ws of this.ctx.getWebSockets()) {
+      const attachment = ws.deserializeAttachment() as { c?: unknown; a?: unknown } | null;
+      if (attachment?.c === connectionId && typeof attachment.a === "string") return true;
+    }
+    return false;
+  }
+
   /** Durable Object RPC from the chain tail: events in chain order, each position taken once. */
   async publish(events: StreamEvent[], position: PublishPosition): Promise<void> {
     const at = publishPositionSchema.safeParse(position);
