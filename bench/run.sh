@@ -100,6 +100,7 @@ console.log(`median req/s: /health ${h}, warm price ${p}, ratio ${(p/h).toFixed(
 
 echo; echo "== the plan limiter on the warm price path (node bench/meter.mjs)"
 BASE_URL=$BASE API_KEY=$FREE_KEY LOCALNET_URL=http://127.0.0.1:$LN_PORT node bench/meter.mjs
+npx tsx bench/meter-lease-cpu.ts 2>/dev/null
 
 
 echo; echo "== price: cold latency and upstream requests"
