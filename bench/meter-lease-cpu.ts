@@ -40,7 +40,7 @@ for (let round = 0; round < 3; round++) {
   for (let i = 0; i < N; i++) {
     const decision = meterFromLease(deps, record, 1);
     if (decision?.kind !== "accepted") throw new Error("lease not spent");
-    headerBytes += decision.headers.ratelimit.length;
+    headerBytes += (decision.headers.ratelimit ?? "").length;
   }
   const ns = Number(process.hrtime.bigint() - start) / N;
   console.log(`limiter CPU per warm request (lease spend + usage count + 5 header values), round ${round + 1}: ${ns.toFixed(0)} ns${round === 2 ? ` (${headerBytes > 0 ? "headers built" : ""})` : ""}`);
