@@ -38,7 +38,7 @@ import type { PriceDeps } from "../pricing/price-query";
 import { priceMints } from "../pricing/price-service";
 import type { PriceRecord } from "../pricing/price-record";
 import { servicesOf } from "../services";
-import { WSOL_MINT } from "../solana/well-known";
+import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../solana/well-known";
 import { openUpstreamSocket } from "../rpc/upstream-socket";
 import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
 import { poolUpsertStatements, type StoredBlock } from "../trades/trade-store";
@@ -296,12 +296,34 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
       await this.publishGap(block.slot, block.slot, "unreadable-block");
       return;
     }
+    await this.fillInitialPrices(events, block.slot);
     // The block's own events go out first; its price events (an account read per batch of mints) follow in a second
     // publish, so a slow price read never holds trades back. Each room still sees them in chain order.
     await this.publishAll(events, { epoch: this.epoch!, slot: block.slot, part: 0 });
     for (const mint of this.pricedAtSlot.keys()) if (!wanted.has(priceTopic(mint))) this.pricedAtSlot.delete(mint);
     const toPrice = mintsToPrice(block, wanted);
     if (toPrice.length > 0) await this.publishAll(priceEvents(block.slot, await this.prices(toPrice, block.slot)), { epoch: this.epoch!, slot: block.slot, part: 1 });
+  }
+
+  /**
+   * A new pool no trade of its block touched gets, as initial price, its price read right after that block (the pool
+   * named, so a pool under the liquidity floor is priced too): quote per base for SOL- and USD-stable-quoted pools.
+   * One read per such pool, side by side; a pool that cannot be priced now keeps `initialPrice: null` (logged).
+   */
+  private async fillInitialPrices(events: StreamEvent[], slot: number): Promise<void> {
+    const unpriced = events.flatMap((e) => (e.kind === "newpair" && e.data.type === "create" && e.data.initialPrice === null ? [e.data] : []));
+    if (unpriced.length === 0) return;
+    const deps = this.priceDeps(priceCacheFor(0));
+    await Promise.all(
+      unpriced.map(async (pair) => {
+        const outcome = (await priceMints(deps, [pair.mint as Address], { poolId: pair.pool as Address }).catch(() => undefined))?.get(pair.mint as Address);
+        const record = outcome?.ok && outcome.record.stale !== true && outcome.record.pool === pair.pool ? outcome.record : undefined;
+        const quotePerBase =
+          record === undefined ? null : pair.quoteMint === WSOL_MINT ? Number(record.priceInSol) : pair.quoteMint === USDC_MINT || pair.quoteMint === USDT_MINT ? Number(record.priceInUsd) : null;
+        if (quotePerBase !== null && Number.isFinite(quotePerBase) && quotePerBase > 0) pair.initialPrice = quotePerBase;
+        else if (record === undefined) log("warn", { event: "initial-price-unavailable", slot, pool: pair.pool, error: outcome?.ok ? "stale" : outcome?.error.code });
+      }),
+    );
   }
 
   /**

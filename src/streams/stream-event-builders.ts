@@ -97,7 +97,7 @@ export function eventsForRoom(events: readonly StreamEvent[], topics: ReadonlySe
 }
 
 /** The event telling every subscription that slots `fromSlot..toSlot` were not streamed, and where to read them. */
-export function gapEvent(fromSlot: number, toSlot: number, reason: StreamGap["reason"]): StreamEvent {
+export function gapEvent(fromSlot: number, toSlot: number, reason: StreamGap["reason"]): Extract<StreamEvent, { kind: "gap" }> {
   const why = reason === "fell-behind" ? "the live source fell behind the chain" : "a block could not be read";
   const message = `Events of slots ${fromSlot}..${toSlot} were not streamed (${why}); read them from /api/v1/trades`;
   return { kind: "gap", topic: GAP_TOPIC, slot: toSlot, data: { fromSlot, toSlot, reason, message } };

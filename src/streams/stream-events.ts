@@ -21,7 +21,10 @@ export const newPairSchema = z.object({
   kind: z.string(),
   /** the transaction's fee payer */
   creator: z.string(),
-  /** quote per base of the first trade in the same block, when there is one */
+  /**
+   * quote per base: of the first trade of the pool in its creating block; else, for a created pool quoted in SOL or a
+   * USD stable, its price read right after that block; else null
+   */
   initialPrice: z.nullable(z.number()),
   signature: z.string(),
   slot: z.number(),
