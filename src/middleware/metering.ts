@@ -39,7 +39,7 @@ export function meteredRest(pricePaths: ReadonlySet<string>) {
   });
 }
 
-/** Credits of this request: its mints on the price routes (the items of `ca`, as params.ts counts them), 0 for usage, else 1. */
+/** Credits of this request: its mints on the price routes (the items of `ca`, as params.ts counts them; 1 past its cap), 0 for usage, else 1. */
 function costOf(c: Context<AppContext>, pricePaths: ReadonlySet<string>): number {
   if (c.req.path === "/api/v1/usage") return 0;
   if (!pricePaths.has(c.req.path)) return 1;
@@ -47,5 +47,6 @@ function costOf(c: Context<AppContext>, pricePaths: ReadonlySet<string>): number
   if (ca === undefined) return 1;
   let n = 0;
   for (const item of ca.split(",")) if (item.trim().length > 0) n++;
-  return Math.max(1, n);
+  // Over the service's cap the route refuses the list whole (400): it costs what a refused call costs, 1.
+  return n > limits.maxMintsPerPriceRequest ? 1 : Math.max(1, n);
 }

@@ -112,6 +112,19 @@ describe("mints per request (the plan's cap: 403; the service's own cap of 100: 
   });
 });
 
+describe("over the service's own cap of 100 mints", () => {
+  it("400 whatever the plan and the credits left (not 403, not 402), costing 1", async () => {
+    // Given a DEV-plan account (100 mints per request) with 5 credits
+    const { key } = await keyOf(newAccount(), "dev", { monthlyCredits: 5 });
+    const list = Array.from({ length: 101 }, (_, i) => mints[i % mints.length]).join(",");
+    // When 101 mints are asked / Then the route's 400, and one credit spent
+    const res = await callWorker({ path: `/api/v1/price?ca=${list}` }, { key });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ status: "error", error: { code: 400, message: "Too many mints in ca: 101 (at most 100)" } });
+    expect((await usageOf(key)).credits).toMatchObject({ used: 1, remaining: 4 });
+  });
+});
+
 describe("usage in D1", () => {
   it("written in batches: 60 requests of two keys → 2 usage rows and a handful of statements, last_used_at set", async () => {
     // Given an account in D1 with two keys (rows in api_keys, as the dashboard creates them)
