@@ -21,6 +21,8 @@ export class AccountMeter extends DurableObject<Env> {
   private state: MeterState | undefined;
   private account: string | undefined;
   private loading: Promise<MeterState> | undefined;
+  /** An alarm is known to be set (saves a storage read per request on the exact path). */
+  private alarmSet = false;
   /** D1 work done by flushes (read by the batching test and logged): statements, not requests, are what D1 bills. */
   readonly flushStats = { flushes: 0, statements: 0, usageRows: 0, requests: 0 };
 
@@ -113,6 +115,7 @@ export class AccountMeter extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    this.alarmSet = false;
     try {
       this.state?.reclaimLeases(Date.now());
       await this.flush();
@@ -139,8 +142,9 @@ export class AccountMeter extends DurableObject<Env> {
   }
 
   private async scheduleFlush(): Promise<void> {
-    if (!this.state?.hasPending && !this.state?.hasLeases) return;
+    if (this.alarmSet || (!this.state?.hasPending && !this.state?.hasLeases)) return;
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + limits.meter.flushMs);
+    this.alarmSet = true;
   }
 
   /** The month's ledger, read from D1 once per month (and again when a new month starts). */
