@@ -83,7 +83,12 @@ export class MeterState {
   applyReport(now: number, report: LeaseReport): void {
     for (const entry of report.usage) this.count(now, entry);
     const lease = this.leases.get(report.leaseId);
-    if (lease === undefined) return;
+    // A lease this meter does not know (granted before it was evicted, or already reclaimed): its credits were never
+    // debited here, so what was spent of it is counted now.
+    if (lease === undefined) {
+      this.ledger.creditsUsed += report.spentCredits;
+      return;
+    }
     lease.spent += report.spentCredits;
     if (report.final) this.endLease(report.leaseId);
   }

@@ -81,6 +81,9 @@ describe("MeterState", () => {
     expect(quiet.ledger.creditsUsed).toBe(1 + 1_000_000);
     quiet.reclaimLeases(1500);
     expect(quiet.ledger.creditsUsed).toBe(3);
+    // a report arriving after the reclaim (or at a meter that was evicted since the grant) still counts what it spent
+    quiet.applyReport(1600, { leaseId: 1, usage: [{ keyId: "key_u", day: "1970-01-01", requests: 1, credits: 1 }], spentCredits: 1, final: true });
+    expect(quiet.ledger.creditsUsed).toBe(4);
   });
 
   it("a request is counted at its own time, within the allowed skew and never before an earlier grant", () => {
