@@ -3,13 +3,11 @@
  * ~13–15 ms of CPU (measured in workerd here), more than the 10 ms a Workers Free request may spend; a Durable Object
  * request has its own CPU budget (30 s by default), so the page request that asks stays within its own. Objects are
  * sharded by the email's hash (`limits.accountWeb.passwordHasherShards`): attempts on one email queue behind each other,
- * different emails hash side by side. Stateless: nothing is stored, the password only passes through.
+ * different emails hash side by side (password-hasher-shard.ts). Stateless: nothing is stored, the password only passes through.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
-import { limits } from "../limits";
 import { hashPassword, spendPasswordCheck, verifyPassword, type PasswordHash } from "./password-hash";
-import { sha256Hex } from "./secret-tokens";
 
 export class PasswordHasher extends DurableObject<Env> {
   async hash(password: string): Promise<PasswordHash> {
@@ -24,10 +22,4 @@ export class PasswordHasher extends DurableObject<Env> {
   async spend(password: string): Promise<false> {
     return spendPasswordCheck(password);
   }
-}
-
-/** The hasher that serves `email` (normalised). */
-export function passwordHasherFor(env: Env, email: string): DurableObjectStub<PasswordHasher> {
-  const shard = Number.parseInt(sha256Hex(email).slice(0, 8), 16) % limits.accountWeb.passwordHasherShards;
-  return env.PASSWORD_HASHER.get(env.PASSWORD_HASHER.idFromName(`password-hasher-${shard}`));
 }

@@ -3,7 +3,7 @@ import type { AppContext } from "../../app-context";
 import { firstMessage, loginForm, signupForm } from "../../accounts/account-input";
 import { accountIdByReferralCode, createAccount, credentialsByEmail } from "../../accounts/account-store";
 import { countAttempt, type ThrottleVerdict } from "../../accounts/auth-throttle";
-import { passwordHasherFor } from "../../accounts/password-hasher";
+import { passwordHasherFor } from "../../accounts/password-hasher-shard";
 import { normalizedReferralCode } from "../../accounts/referral-code";
 import { sha256Hex } from "../../accounts/secret-tokens";
 import { endSession } from "../../accounts/sessions";
