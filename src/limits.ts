@@ -335,6 +335,11 @@ export const limits = {
     /** An isolate spending a lease reports its usage to the meter at most this often (ms), in the background. */
     reportEveryMs: 250,
     /**
+     * Leases one isolate holds (one per account; ~1 KB each with its usage entries): past this the oldest is settled
+     * and dropped. Ended leases of accounts that went quiet are settled by the next request of any account.
+     */
+    maxIsolateLeases: 1_000,
+    /**
      * The windows count a request at its arrival in the isolate (sent with the call), not at the meter: at most this far
      * (ms) behind the meter's clock (isolates' clocks are NTP-synchronised; a call queued longer counts as arriving now).
      */

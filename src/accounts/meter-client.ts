@@ -38,8 +38,12 @@ interface Lease {
   firstCallPending: boolean;
 }
 
-/** The lease of each account this isolate serves (at most one each). */
+/**
+ * The lease of each account this isolate serves (at most one each, at most `limits.meter.maxIsolateLeases`, in the
+ * order granted). An ended lease leaves when its account asks again or, if it went quiet, at the next sweep.
+ */
 const leases = new Map<string, Lease>();
+let lastSweepAt = 0;
 /** A meter call in flight per account: requests arriving meanwhile wait for its lease instead of all calling too. */
 const inFlight = new Map<string, Promise<unknown>>();
 
@@ -69,7 +73,10 @@ export interface MeterDeps {
 export function meterFromLease(deps: MeterDeps, record: ApiKeyRecord, cost: number): MeterDecision | undefined {
   const now = Date.now();
   const decision = spendLease(record, termsOf(record).key, cost, now);
-  if (decision !== undefined) reportIfDue(deps, record.account, now);
+  if (decision !== undefined) {
+    reportIfDue(deps, record.account, now);
+    sweepEndedLeases(deps, now);
+  }
   return decision;
 }
 
@@ -77,6 +84,7 @@ export function meterFromLease(deps: MeterDeps, record: ApiKeyRecord, cost: numb
 export async function meterRequest(deps: MeterDeps, record: ApiKeyRecord, cost: number): Promise<MeterDecision> {
   const { meter, key } = termsOf(record);
   const now = Date.now();
+  sweepEndedLeases(deps, now);
   const spent = spendLease(record, key, cost, now);
   if (spent) {
     reportIfDue(deps, record.account, now);
@@ -84,7 +92,8 @@ export async function meterRequest(deps: MeterDeps, record: ApiKeyRecord, cost: 
   }
   const waiting = inFlight.get(record.account);
   if (waiting !== undefined) {
-    await waiting.catch(() => undefined);
+    // Another request's call: waited for on this request's own timer (that request may be cancelled with its timers).
+    await within(waiting, limits.meter.callTimeoutMs).catch(() => undefined);
     const after = spendLease(record, key, cost, Date.now());
     if (after) {
       reportIfDue(deps, record.account, Date.now());
@@ -115,6 +124,21 @@ export async function settleLease(deps: MeterDeps, account: string): Promise<voi
   if (lease === undefined) return;
   leases.delete(account);
   await within(stubOf(deps.env, account).settle(account, reportOf(lease, true)), limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("settle", account, err));
+}
+
+/**
+ * Ended leases of accounts that sent nothing since (their usage would otherwise wait for their next request), settled
+ * in the background of this request; at most every `reportEveryMs`. Also keeps the map within its bound.
+ */
+function sweepEndedLeases(deps: MeterDeps, now: number): void {
+  if (now - lastSweepAt < limits.meter.reportEveryMs || leases.size === 0) return;
+  lastSweepAt = now;
+  let over = leases.size - limits.meter.maxIsolateLeases;
+  for (const [account, lease] of leases) {
+    if (now < lease.expiresAt && over <= 0) continue;
+    over--;
+    deps.waitUntil(settleLease(deps, account));
+  }
 }
 
 /** While traffic flows: what the account's lease spent goes to the meter in the background, at most every `reportEveryMs`. */
@@ -174,6 +198,7 @@ async function askMeter(deps: MeterDeps, record: ApiKeyRecord, terms: MeterTerms
       firstCallPending: answer.firstCallPending,
     };
     leases.set(record.account, lease);
+    if (leases.size > limits.meter.maxIsolateLeases) lastSweepAt = 0;
   }
   return { kind: "accepted", headers: rateLimitHeaders(answer.windows, answer.leaseRequests), firstCallPending: answer.firstCallPending };
 }

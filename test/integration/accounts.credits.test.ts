@@ -10,6 +10,8 @@ import { newApiKeyRecord } from "../helpers/keys";
 import { world } from "../helpers/localnet";
 import { referralBonusCredits, type CustomLimits } from "../../src/accounts/plans";
 import type { AccountMeter } from "../../src/accounts/meter";
+import { flushAccountUsage } from "../../src/accounts/meter-client";
+import { limits } from "../../src/limits";
 import type { Plan } from "../../src/accounts/api-key-record";
 
 const newAccount = () => `acct_c${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
@@ -155,6 +157,24 @@ describe("usage in D1", () => {
     expect(stats).toEqual({ flushes: 1, statements: 4, usageRows: 2, requests: 61 });
     const used = await env.DB.prepare("SELECT key_id, last_used_at FROM api_keys WHERE account_id = ?").bind(account).all<{ key_id: string; last_used_at: number | null }>();
     for (const row of used.results) expect(row.last_used_at, row.key_id).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe("usage of a lease whose account went quiet", () => {
+  it("is reported by the isolate's next request of any account, and reaches D1 with every request counted", async () => {
+    // Given an account with limits large enough for leases, whose 20 requests were all served here
+    const quiet = newAccount();
+    await insertAccount(quiet);
+    const q = await keyOf(quiet, "pro", { requestsPerSecond: 1000, requestsPerMinute: 1000 });
+    for (let i = 0; i < 20; i++) expect((await callWorker({ path: "/api/v1/price" }, { key: q.key, awaitBackground: false })).status).toBe(400);
+    // When the lease has ended and another account makes a request (the quiet one sends nothing more)
+    await new Promise((r) => setTimeout(r, limits.meter.leaseMs + limits.meter.reportEveryMs + 50));
+    const other = await keyOf(newAccount(), "pro");
+    expect((await callWorker({ path: "/api/v1/price" }, { key: other.key, awaitBackground: true })).status).toBe(400);
+    // Then the quiet account's meter has every one of its requests, written to D1 at its flush
+    await flushAccountUsage(env, quiet);
+    const row = await env.DB.prepare("SELECT requests, credits FROM usage_daily WHERE account_id = ?").bind(quiet).first<{ requests: number; credits: number }>();
+    expect(row).toEqual({ requests: 20, credits: 20 });
   });
 });
 
