@@ -14,7 +14,7 @@ import type { AcquireAnswer, AcquireRequest, LeaseReport, MeterBalance } from ".
 import { utcMonth } from "./meter-protocol";
 import { MeterState } from "./meter-state";
 import { rewardFirstCall } from "./referral-rewards";
-import { roomOfConnection } from "../streams/stream-shard";
+import { connectionOfSocketId, roomOfConnection } from "../streams/stream-shard";
 import { readBonusCredits, readMonthLedger, writeUsage } from "./usage-store";
 
 export class AccountMeter extends DurableObject<Env> {
@@ -82,13 +82,13 @@ export class AccountMeter extends DurableObject<Env> {
    * connections counted are asked whether they still hold them (a room that lost its sockets without a close event —
    * a restart — never told the meter), and those they do not hold are forgotten: a count never locks an account out.
    */
-  async openConnection(connectionId: string, keyId: string, max: number): Promise<{ ok: boolean; open: number }> {
+  async openConnection(socketId: string, keyId: string, max: number): Promise<{ ok: boolean; open: number }> {
     const sql = this.ctx.storage.sql;
-    const count = () => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM connections WHERE id <> ?", connectionId).one().n;
-    if (count() >= max) await this.forgetLostConnections(connectionId);
+    const count = () => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM connections WHERE id <> ?", socketId).one().n;
+    if (count() >= max) await this.forgetLostConnections(socketId);
     const open = count();
     if (open >= max) return { ok: false, open };
-    sql.exec("INSERT OR REPLACE INTO connections (id, key_id, at) VALUES (?, ?, ?)", connectionId, keyId, Date.now());
+    sql.exec("INSERT OR REPLACE INTO connections (id, key_id, at) VALUES (?, ?, ?)", socketId, keyId, Date.now());
     return { ok: true, open: open + 1 };
   }
 
@@ -100,7 +100,7 @@ export class AccountMeter extends DurableObject<Env> {
     await Promise.all(
       rows.map(async ({ id }) => {
         try {
-          const room = this.env.STREAM_ROOM.get(this.env.STREAM_ROOM.idFromName(roomOfConnection(id, limits.streams.shards)));
+          const room = this.env.STREAM_ROOM.get(this.env.STREAM_ROOM.idFromName(roomOfConnection(connectionOfSocketId(id), limits.streams.shards)));
           if (!(await room.holdsConnection(id))) sql.exec("DELETE FROM connections WHERE id = ?", id);
         } catch (err) {
           // Cannot tell: the connection stays counted.
@@ -110,8 +110,8 @@ export class AccountMeter extends DurableObject<Env> {
     );
   }
 
-  closeConnection(connectionId: string): void {
-    this.ctx.storage.sql.exec("DELETE FROM connections WHERE id = ?", connectionId);
+  closeConnection(socketId: string): void {
+    this.ctx.storage.sql.exec("DELETE FROM connections WHERE id = ?", socketId);
   }
 
   override async alarm(): Promise<void> {

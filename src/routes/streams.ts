@@ -5,7 +5,7 @@ import { ApiError, errorEnvelope, errorEnvelopeSchema } from "../errors/api-erro
 import { limits } from "../limits";
 import { authenticate, presentedApiKey } from "../middleware/auth";
 import { admitConnection, releaseConnection } from "../accounts/meter-client";
-import { connectionIdPattern, roomHandoff, roomOfConnection } from "../streams/stream-shard";
+import { connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../streams/stream-shard";
 import { errorResponse as documentedError, restErrors, type Operation } from "./openapi/operation";
 
 /**
@@ -33,11 +33,12 @@ export const streamsRoutes = new Hono<AppContext>().get("/ws", async (c) => {
   const connectionId = asked ?? crypto.randomUUID();
   // The plan's connections per account, counted by the account's meter across every shard (a first-message key is
   // admitted the same way by the room).
-  const admission = record === null ? null : await admitConnection(c.env, record, connectionId);
+  const socketId = socketIdOf(connectionId);
+  const admission = record === null ? null : await admitConnection(c.env, record, socketId);
   if (admission !== null && !admission.ok) throw new ApiError("TOO_MANY_REQUESTS", admission.message);
   const room = roomOfConnection(connectionId, limits.streams.shards);
   // A fresh request: nothing the client sent reaches the room but the upgrade itself.
-  const headers = new Headers({ upgrade: "websocket", [roomHandoff.room]: room, [roomHandoff.connectionId]: connectionId });
+  const headers = new Headers({ upgrade: "websocket", [roomHandoff.room]: room, [roomHandoff.connectionId]: connectionId, [roomHandoff.socketId]: socketId });
   if (account !== null) headers.set(roomHandoff.account, account);
   if (admission?.ok) headers.set(roomHandoff.tokensCap, String(admission.tokensCap));
   for (const name of ["sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions"]) {
@@ -47,7 +48,7 @@ export const streamsRoutes = new Hono<AppContext>().get("/ws", async (c) => {
   const stub = c.env.STREAM_ROOM.get(c.env.STREAM_ROOM.idFromName(room));
   const answer = await stub.fetch(new Request("https://stream-room/ws", { headers }));
   // The room refused (its per-shard cap): the meter's count goes back.
-  if (record !== null && answer.status !== 101) c.executionCtx.waitUntil(releaseConnection(c.env, record.account, connectionId));
+  if (record !== null && answer.status !== 101) c.executionCtx.waitUntil(releaseConnection(c.env, record.account, socketId));
   // A Durable Object's answer has immutable headers; the app's middleware adds its own (request id, Server-Timing).
   return new Response(answer.body, { status: answer.status, headers: new Headers(answer.headers), webSocket: answer.webSocket });
 });

@@ -15,6 +15,7 @@ import { z } from "zod/mini";
 import { limits } from "../limits";
 import type { StreamEvent } from "./stream-events";
 import { ResumeRing, type RingEntry } from "./stream-resume-ring";
+import { socketIdOf } from "./stream-shard";
 import {
   closeCodes,
   errorFrame,
@@ -40,6 +41,8 @@ export const socketAttachmentSchema = z.object({
   v: z.literal(1),
   /** connection id */
   c: z.string(),
+  /** the socket's own id, under which the account's meter counts it (stream-shard.ts socketIdOf) */
+  k: z.string(),
   /** the key's account, null until the first-message key is accepted */
   a: z.nullable(z.string()),
   /** unix ms by which an unauthenticated socket must send its key; 0 once authenticated */
@@ -87,9 +90,9 @@ export interface RoomDeps {
    * A socket whose key came in its first message: the account's plan admits it (its meter counts connections per
    * account) or not (the message says why); `tokensCap` is the plan's tokens per subscription. Absent: admitted.
    */
-  admit?(account: string, connectionId: string): Promise<{ ok: true; tokensCap: number } | { ok: false; message: string }>;
+  admit?(account: string, socketId: string): Promise<{ ok: true; tokensCap: number } | { ok: false; message: string }>;
   /** An admitted socket left (closed, failed or dropped): its account's meter counts one connection less. */
-  released?(account: string, connectionId: string): void;
+  released?(account: string, socketId: string): void;
   /** The room's union of topics changed (sorted). */
   topicsChanged(topics: string[]): void;
   /** When the socket last had an app ping auto-answered (ms), if ever. */
@@ -113,6 +116,8 @@ interface Subscription {
 
 interface SocketState {
   connectionId: string;
+  /** what the account's meter counts: one per socket, whatever connection id the client sent */
+  socketId: string;
   account: string | null;
   /** the plan's tokens per subscription */
   tokensCap: number;
@@ -153,7 +158,7 @@ export class StreamRoomState {
         continue;
       }
       const attachment = parsed.data;
-      const st = this.newSocketState(attachment.c, attachment.a, attachment.d, now, attachment.t);
+      const st = this.newSocketState(attachment.c, attachment.k, attachment.a, attachment.d, now, attachment.t);
       this.sockets.set(ws, st);
       for (const [id, seq] of attachment.s) {
         const row = rows.get(id);
@@ -198,9 +203,9 @@ export class StreamRoomState {
   }
 
   /** A socket just accepted: `account` when its key was checked before the upgrade, else it has `authTimeoutMs` to send one. */
-  accept(ws: RoomSocket, connectionId: string, account: string | null, tokensCap?: number): void {
+  accept(ws: RoomSocket, connectionId: string, account: string | null, tokensCap?: number, socketId: string = socketIdOf(connectionId)): void {
     const now = this.deps.now();
-    const st = this.newSocketState(connectionId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now, tokensCap);
+    const st = this.newSocketState(connectionId, socketId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now, tokensCap);
     this.sockets.set(ws, st);
     this.saveAttachment(ws, st);
     if (account !== null) this.send(ws, st, JSON.stringify({ type: "connected", connectionId }));
@@ -248,7 +253,7 @@ export class StreamRoomState {
     const st = this.sockets.get(ws);
     if (st === undefined) return;
     this.sockets.delete(ws);
-    if (st.account !== null) this.deps.released?.(st.account, st.connectionId);
+    if (st.account !== null) this.deps.released?.(st.account, st.socketId);
     const now = this.deps.now();
     for (const sub of st.subs.values()) {
       sub.socket = null;
@@ -374,13 +379,13 @@ export class StreamRoomState {
     st.authPending = true;
     let admitted: Awaited<ReturnType<NonNullable<RoomDeps["admit"]>>>;
     try {
-      admitted = this.deps.admit ? await this.deps.admit(account, st.connectionId) : { ok: true as const, tokensCap: st.tokensCap };
+      admitted = this.deps.admit ? await this.deps.admit(account, st.socketId) : { ok: true as const, tokensCap: st.tokensCap };
     } finally {
       st.authPending = false;
     }
     if (!this.sockets.has(ws)) {
       // Gone (closed, or dropped here) while the meter admitted it: closed() released nothing (no account yet), so here.
-      if (this.deps.admit && admitted.ok) this.deps.released?.(account, st.connectionId);
+      if (this.deps.admit && admitted.ok) this.deps.released?.(account, st.socketId);
       return;
     }
     if (!admitted.ok) return this.dropSocket(ws, closeCodes.policy, admitted.message);
@@ -510,9 +515,10 @@ export class StreamRoomState {
     this.send(ws, st, text);
   }
 
-  private newSocketState(connectionId: string, account: string | null, authDeadline: number, now: number, tokensCap: number = limits.streams.tokensPerSubscription): SocketState {
+  private newSocketState(connectionId: string, socketId: string, account: string | null, authDeadline: number, now: number, tokensCap: number = limits.streams.tokensPerSubscription): SocketState {
     return {
       connectionId,
+      socketId,
       account,
       tokensCap,
       authDeadline,
@@ -527,7 +533,7 @@ export class StreamRoomState {
   }
 
   private saveAttachment(ws: RoomSocket, st: SocketState): void {
-    const attachment: SocketAttachment = { v: 1, c: st.connectionId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]), t: st.tokensCap };
+    const attachment: SocketAttachment = { v: 1, c: st.connectionId, k: st.socketId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]), t: st.tokensCap };
     try {
       ws.serializeAttachment(attachment);
     } catch (err) {

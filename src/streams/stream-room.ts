@@ -14,7 +14,7 @@ import { admitConnection, releaseConnection } from "../accounts/meter-client";
 import { limits } from "../limits";
 import type { StreamEvent, StreamEventSink } from "./stream-events";
 import { pingText, pongText, subscribeMethods, type SubscribeMethod } from "./stream-protocol";
-import { roomHandoff } from "./stream-shard";
+import { roomHandoff, socketIdOf } from "./stream-shard";
 import { isNewPosition, publishPositionSchema, type PublishPosition } from "./publish-position";
 import { newSubscriptionId, StreamRoomState, type RoomSocket, type SubscriptionRow, type SubscriptionStore } from "./stream-room-state";
 
@@ -91,7 +91,8 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
     const tokensCap = Number(request.headers.get(roomHandoff.tokensCap) ?? Number.NaN);
-    this.state.accept(server as RoomSocket, connectionId, account, Number.isInteger(tokensCap) && tokensCap > 0 ? tokensCap : undefined);
+    const socketId = request.headers.get(roomHandoff.socketId) ?? socketIdOf(connectionId);
+    this.state.accept(server as RoomSocket, connectionId, account, Number.isInteger(tokensCap) && tokensCap > 0 ? tokensCap : undefined, socketId);
     await this.scheduleAlarm();
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -125,11 +126,11 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 
-  /** Durable Object RPC from an account's meter: does this room still hold an authenticated socket of this connection id? */
-  async holdsConnection(connectionId: string): Promise<boolean> {
+  /** Durable Object RPC from an account's meter: does this room still hold this authenticated socket (its socket id)? */
+  async holdsConnection(socketId: string): Promise<boolean> {
     for (const ws of this.ctx.getWebSockets()) {
-      const attachment = ws.deserializeAttachment() as { c?: unknown; a?: unknown } | null;
-      if (attachment?.c === connectionId && typeof attachment.a === "string") return true;
+      const attachment = ws.deserializeAttachment() as { k?: unknown; a?: unknown } | null;
+      if (attachment?.k === socketId && typeof attachment.a === "string") return true;
     }
     return false;
   }

@@ -24,5 +24,25 @@ export const roomHandoff = {
   account: "x-stream-account",
   /** the plan's tokens per subscription, with the account (its meter admitted the connection) */
   tokensCap: "x-stream-tokens-cap",
+  /** the socket's own id (socketIdOf), under which the account's meter counted it */
+  socketId: "x-stream-socket-id",
 } as const;
+
+/**
+ * One socket's id for the account's meter: the connection id (a client may reuse it, to resume in its room) and a
+ * random part, so every socket counts once against the plan's connections whatever id the client sends. `~` is never
+ * in a connection id (`connectionIdPattern`), so the room is found again from the id.
+ */
+export function socketIdOf(connectionId: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  let tail = "";
+  for (const b of bytes) tail += b.toString(16).padStart(2, "0");
+  return `${connectionId}~${tail}`;
+}
+
+/** The connection id of a socket id (socketIdOf). */
+export function connectionOfSocketId(socketId: string): string {
+  const at = socketId.indexOf("~");
+  return at < 0 ? socketId : socketId.slice(0, at);
+}
 

@@ -78,6 +78,31 @@ describe("WebSocket connections per account", () => {
     for (const client of [...open.slice(1), again]) client.ws.close();
   });
 
+  it("FREE (1 connection): a second socket reusing the first one's connectionId is refused too (the meter counts sockets, not ids); once the first closes, the id resumes", async () => {
+    // Given a FREE account holding its one socket, with the connection id it was given
+    const account = newAccount();
+    const key = await worker.newApiKey({ plan: "free", account });
+    const first = await connected(key);
+    const connectionId = (first.frames[0] as { connectionId: string }).connectionId;
+    // When more sockets ask for the same connection id
+    for (let i = 0; i < 3; i++) {
+      // Then each is refused before the upgrade
+      expect(await refusedUpgrade(`${wsPath()}?x-api-key=${key}&connectionId=${connectionId}`)).toMatchObject({ status: 429 });
+    }
+    // When the first closes / Then the id is admitted again (to resume in its room)
+    first.ws.close();
+    await first.closed;
+    const back = await until("the connection id admitted again", async () => {
+      try {
+        return await openRecording(`${wsPath()}?x-api-key=${key}&connectionId=${connectionId}`).then(async (c) => (await c.frame("connected", (f) => f.type === "connected"), c));
+      } catch {
+        return undefined;
+      }
+    });
+    expect(back.frames[0]).toEqual({ type: "connected", connectionId });
+    back.ws.close();
+  });
+
   it("FREE (1 connection): a second socket presenting its key in the first message is closed 1008 with the plan's reason", async () => {
     // Given a FREE account holding its one socket
     const account = newAccount();

@@ -180,7 +180,8 @@ async function run(actions: Action[]): Promise<void> {
         current.set(act.s, fresh);
         // keyed before the upgrade: the route's admission counted it
         if (act.keyed) admitted.set(fresh.connectionId, 1);
-        room.accept(fresh.ws, fresh.connectionId, act.keyed ? "acct" : null);
+        // (each socket its own id for the meter, as the route makes: here the connection id, unique per client)
+        room.accept(fresh.ws, fresh.connectionId, act.keyed ? "acct" : null, undefined, fresh.connectionId);
         break;
       }
       case "key":
