@@ -4,6 +4,7 @@ import { createKeyForm, firstMessage, revokeKeyForm } from "../../accounts/accou
 import { createAccountKey, listAccountKeys, liveKeyName, revokeAccountKey } from "../../accounts/account-keys";
 import type { Account } from "../../accounts/account-store";
 import { accountSummary } from "../../accounts/account-summary";
+import { flushAccountUsage, settleLease } from "../../accounts/meter-client";
 import { hashApiKey, isWellFormedApiKey } from "../../accounts/api-keys";
 import { dashboardPage, type DashboardView } from "../../pages/dashboard-page";
 import { clearSessionCookies, currentAccount, handOverNewKey, takeNewKey } from "./session-cookie";
@@ -15,6 +16,10 @@ import { formFields } from "./form-body";
  * dashboard with the message (400 bad name, 404 unknown key, 409 at the key cap).
  */
 async function renderDashboard(c: Context<AppContext>, account: Account, extra: Pick<DashboardView, "newKey" | "error">, status: 200 | 400 | 404 | 409 = 200) {
+  // The meter writes its counts to D1 every few seconds; asked first, the page shows usage up to this moment (this
+  // isolate's lease handed back too). A failing meter is logged, and the page shows what D1 has.
+  await settleLease({ env: c.env, waitUntil: (p) => c.executionCtx.waitUntil(p) }, account.id);
+  await flushAccountUsage(c.env, account.id);
   const [keys, summary] = await Promise.all([listAccountKeys(c.env.DB, account.id), accountSummary(c.env.DB, account)]);
   return c.html(dashboardPage({ account, keys, summary, origin: new URL(c.req.url).origin, ...extra }), status);
 }
