@@ -25,6 +25,7 @@ import {
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction, sendAndConfirmTransaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { refusedUpgrade } from "./helpers/ws-client";
 import { limits } from "../../src/limits";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { startPubSubTap, type PubSubTap } from "./helpers/pubsub-tap";
@@ -173,20 +174,6 @@ async function openRaw(url: string, headers: Record<string, string> = {}): Promi
     }
   };
   return { ws, answer, closed };
-}
-
-/** The HTTP answer to an upgrade the worker refused. */
-async function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.on("open", () => reject(new Error("upgrade accepted")));
-    ws.on("error", () => undefined);
-    ws.on("unexpected-response", (_req, res) => {
-      let text = "";
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
-  });
 }
 
 const rpcPath = () => `${worker.origin.replace(/^http/, "ws")}/rpc`;

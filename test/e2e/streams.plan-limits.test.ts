@@ -4,11 +4,10 @@
  * The bundled worker served by Miniflare (real rooms, real AccountMeter), `ws` clients.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { plans } from "../../src/accounts/plans";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
-import { openRecording, until, type RecordingClient } from "./helpers/ws-client";
+import { openRecording, until, type RecordingClient, refusedUpgrade } from "./helpers/ws-client";
 
 let chain: TinyChain;
 let worker: ServedWorker;
@@ -32,20 +31,6 @@ async function connected(key: string): Promise<RecordingClient> {
   const client = await openRecording(`${wsPath()}?x-api-key=${key}`);
   await client.frame("connected", (f) => f.type === "connected");
   return client;
-}
-
-/** The HTTP answer to an upgrade the worker refused. */
-async function refusedUpgrade(url: string): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    ws.on("open", () => reject(new Error("upgrade accepted")));
-    ws.on("error", () => undefined);
-    ws.on("unexpected-response", (_req, res) => {
-      let text = "";
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
-  });
 }
 
 describe("WebSocket connections per account", () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { refusedUpgrade } from "./helpers/ws-client";
 import { limits } from "../../src/limits";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
@@ -79,20 +80,6 @@ async function connected(query = ""): Promise<Client & { connectionId: string }>
   const hello = await client.answer();
   expect(hello).toEqual({ type: "connected", connectionId: expect.any(String) });
   return { ...client, connectionId: hello.connectionId };
-}
-
-/** The HTTP answer to an upgrade the worker refused. */
-async function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.on("open", () => reject(new Error("upgrade accepted")));
-    ws.on("error", () => undefined);
-    ws.on("unexpected-response", (_req, res) => {
-      let text = "";
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
-  });
 }
 
 const unauthorized = { status: 401, body: { status: "error", error: { code: 401, message: "Missing or invalid API key" } } };

@@ -54,3 +54,17 @@ export async function openRecording(url: string, headers: Record<string, string>
     frame: (what, match, timeoutMs = 10_000, from = 0) => until(what, () => frames.slice(from).find(match), timeoutMs),
   };
 }
+
+/** The HTTP answer (status, JSON body) to an upgrade the worker refused; rejects if the upgrade is accepted. */
+export async function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on("open", () => reject(new Error("upgrade accepted")));
+    ws.on("error", () => undefined);
+    ws.on("unexpected-response", (_req, res) => {
+      let text = "";
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+  });
+}
