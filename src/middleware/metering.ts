@@ -32,9 +32,16 @@ export function meteredRest(pricePaths: ReadonlySet<string>) {
       throw new ApiError("TOO_MANY_REQUESTS", rateLimitedMessage(terms, decision.window, decision.retryAfterSeconds), { ...decision.headers, "retry-after": String(decision.retryAfterSeconds) });
     }
     if (decision.kind === "out-of-credits") throw new ApiError("PAYMENT_REQUIRED", outOfCreditsMessage(terms, cost, decision.creditsRemaining), decision.headers);
+    if (decision.kind === "unmetered") {
+      await next();
+      return;
+    }
+    // Set before the route answers: they join the headers its response is built with (c.body), which costs less than
+    // changing a built response's headers. An answer not built through the context (an error envelope) gets them after.
+    const headers = decision.headers;
+    for (const name in headers) c.header(name, headers[name]);
     await next();
-    if (decision.kind === "unmetered") return;
-    for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
+    if (!c.res.headers.has("ratelimit")) for (const name in headers) c.res.headers.set(name, headers[name]!);
     if (decision.firstCallPending && c.res.status < 400) firstCallSucceeded(deps, record.account);
   });
 }
