@@ -3,21 +3,36 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects:
- * - node: pure code (decoders, math, policies) on real mainnet bytes from ../shared/fixtures, localnet driven by real clients,
- *   and e2e/: the bundled worker served by Miniflare on a free port, for clients that need a real WebSocket server;
+ * Three projects (vitest runs them one after another here):
+ * - node: pure code (decoders, math, policies) on real mainnet bytes from ../shared/fixtures, localnet driven by real
+ *   clients — two files at once;
+ * - e2e: the bundled worker served by Miniflare on a free port, for clients that need a real WebSocket server (and
+ *   npm start, headless Chromium) — one file at a time, since several measure latency;
  * - worker: the worker under workerd (KV, D1, Cache API, Durable Objects for real), over HTTP against a localnet started in globalSetup.
  */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
+      // The machines have 2 cores: the node project's files run two at a time (e2e and worker: one, see each).
+      maxWorkers: 2,
       projects: [
         {
           test: {
             name: "node",
             environment: "node",
-            include: ["test/unit/**/*.test.ts", "test/localnet/**/*.test.ts", "test/e2e/**/*.test.ts"],
+            include: ["test/unit/**/*.test.ts", "test/localnet/**/*.test.ts"],
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: "e2e",
+            environment: "node",
+            include: ["test/e2e/**/*.test.ts"],
+            // Each file serves the worker and a chain of its own and some measure latency: one at a time.
+            fileParallelism: false,
             testTimeout: 30_000,
             hookTimeout: 60_000,
           },
