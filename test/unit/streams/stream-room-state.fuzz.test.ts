@@ -15,6 +15,7 @@ import { base58Encode } from "../../../src/solana/base58";
 import type { StreamEvent } from "../../../src/streams/stream-events";
 import type { RingEntry } from "../../../src/streams/stream-resume-ring";
 import { StreamRoomState, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
+import { memorySubscriptionStore } from "./memory-subscription-store";
 
 const ADDRESSES = [7, 8, 9].map((n) => base58Encode(new Uint8Array(32).fill(n)));
 const SLOTS = 3;
@@ -98,24 +99,7 @@ async function run(actions: Action[]): Promise<void> {
   const admitted = new Map<string, number>();
   const released = new Map<string, number>();
   const room = new StreamRoomState({
-    store: {
-      all: () => [...rows.values()].map((r) => ({ ...r })),
-      put: (row) => void rows.set(row.id, { ...row }),
-      remove: (id) => {
-        rows.delete(id);
-        kept.delete(id);
-      },
-      keepEvents: (id, entries) => {
-        const m = kept.get(id) ?? new Map<number, RingEntry>();
-        for (const e of entries) m.set(e.seq, { ...e });
-        kept.set(id, m);
-      },
-      keptEvents: (id) => [...(kept.get(id)?.values() ?? [])].sort((a, b) => a.seq - b.seq),
-      dropEvents: (id) => void kept.delete(id),
-      expireEvents: (before) => {
-        for (const m of kept.values()) for (const [seq, e] of m) if (e.at < before) m.delete(seq);
-      },
-    },
+    store: memorySubscriptionStore(rows, kept),
     now: () => clock,
     authenticate: async (key) => (key === "good" ? "acct" : null),
     admit: (_account, connectionId) =>

@@ -10,6 +10,7 @@ import type { StreamEvent } from "../../../src/streams/stream-events";
 import { gapEvent } from "../../../src/streams/stream-event-builders";
 import type { RingEntry } from "../../../src/streams/stream-resume-ring";
 import { StreamRoomState, type RoomDeps, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
+import { memorySubscriptionStore } from "./memory-subscription-store";
 
 const SOL = "So11111111111111111111111111111111111111112";
 const MINT_A = base58Encode(new Uint8Array(32).fill(7));
@@ -52,24 +53,7 @@ let nextId: number;
 
 function deps(): RoomDeps {
   return {
-    store: {
-      all: () => [...rows.values()].map((r) => ({ ...r })),
-      put: (row) => void rows.set(row.id, { ...row }),
-      remove: (id) => {
-        rows.delete(id);
-        kept.delete(id);
-      },
-      keepEvents: (id, entries) => {
-        const m = kept.get(id) ?? new Map<number, RingEntry>();
-        for (const e of entries) m.set(e.seq, { ...e });
-        kept.set(id, m);
-      },
-      keptEvents: (id) => [...(kept.get(id)?.values() ?? [])].sort((a, b) => a.seq - b.seq),
-      dropEvents: (id) => void kept.delete(id),
-      expireEvents: (before) => {
-        for (const m of kept.values()) for (const [seq, e] of m) if (e.at < before) m.delete(seq);
-      },
-    },
+    store: memorySubscriptionStore(rows, kept),
     now: () => clock,
     authenticate: async (key) => (key.startsWith("good-") ? key.slice(5) : null),
     topicsChanged: (t) => void topics.push(t),
