@@ -20,7 +20,7 @@ import { limits } from "../../src/limits";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { startPubSubTap, type PubSubTap } from "./helpers/pubsub-tap";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
-import { openRecording, until, type RecordingClient } from "./helpers/ws-client";
+import { endClient, openRecording, until, type RecordingClient } from "./helpers/ws-client";
 
 const { maxFrameBytes, maxBadFrames, tokensPerSubscription, messageBurst, messagesPerSecond, connectionsPerKeyPerShard } = limits.streams;
 
@@ -181,8 +181,7 @@ describe("/ws under random and hostile frames", () => {
         });
         expect(got[bad.length]).toMatchObject({ type: "subscribeNewpair", status: "success", tokens: [] });
         expect(client.ws.readyState).toBe(WebSocket.OPEN);
-        client.ws.close();
-        await client.closed;
+        await endClient(client);
       }),
       { numRuns: 80 },
     );
@@ -203,8 +202,7 @@ describe("/ws under random and hostile frames", () => {
         const got = answers(client);
         expect(got).toHaveLength(bad.length + 1);
         bad.forEach((b, i) => expect(got[i].message, b.label).toMatch(wellFormed.has(b.label) ? /^Not authenticated: send \{"apiKey":"<key>"\} first$/ : b.message));
-        client.ws.close();
-        await client.closed;
+        await endClient(client);
       }),
       { numRuns: 15 },
     );
@@ -314,9 +312,10 @@ describe("/ws under random and hostile frames", () => {
           want(await until(`answer ${i} (${o.op})`, () => answers(client)[i], 10_000));
         }
         expect(answers(client)).toHaveLength(ops.length);
-        if (abrupt) client.ws.terminate();
-        else client.ws.close();
-        await client.closed;
+        if (abrupt) {
+          client.ws.terminate();
+          await client.closed;
+        } else await endClient(client);
       }),
       { numRuns: 20 },
     );

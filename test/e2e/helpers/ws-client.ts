@@ -68,3 +68,14 @@ export async function refusedUpgrade(url: string, headers: Record<string, string
     });
   });
 }
+
+/**
+ * Ends a client's socket as cleanup: a close, and if the closing handshake has not finished within `waitMs`, a
+ * terminate. workerd can end the TCP connection of a socket its room closed long after the close frames (seen after a
+ * room woke from hibernation, docs/streams.md), and `ws` reports "closed" only then.
+ */
+export async function endClient(client: RecordingClient, waitMs = 2_000): Promise<void> {
+  client.ws.close();
+  const settled = await Promise.race([client.closed.then(() => true), sleep(waitMs).then(() => false)]);
+  if (!settled) client.ws.terminate();
+}
