@@ -193,10 +193,16 @@ async function truthSolUsd(): Promise<Map<number, number>> {
   return new Map(stored.map((b) => [b.slot, carry.get(b.slot) ?? b.sol_usd]));
 }
 
+/** Block times of `slots`, in batches of 200 (a node takes request bodies of at most 50 KiB, localnet as Agave does). */
 async function blockTimes(slots: number[]): Promise<Map<number, number>> {
-  const body = JSON.stringify(slots.map((s, i) => ({ jsonrpc: "2.0", id: i, method: "getBlockTime", params: [s] })));
-  const answers = JSON.parse(await chainRpcText(body)) as { id: number; result: number }[];
-  return new Map(answers.map((a) => [slots[a.id]!, a.result]));
+  const out = new Map<number, number>();
+  for (let from = 0; from < slots.length; from += 200) {
+    const page = slots.slice(from, from + 200);
+    const body = JSON.stringify(page.map((s, i) => ({ jsonrpc: "2.0", id: i, method: "getBlockTime", params: [s] })));
+    const answers = JSON.parse(await chainRpcText(body)) as { id: number; result: number }[];
+    for (const a of answers) out.set(page[a.id]!, a.result);
+  }
+  return out;
 }
 
 interface PricedTruth {
