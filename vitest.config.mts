@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Three projects (vitest runs them one after another here):
- * - node: pure code (decoders, math, policies) on real mainnet bytes from ../shared/fixtures, localnet driven by real
+ * - node: pure code (decoders, math, policies) on real mainnet bytes from test/fixtures, localnet driven by real
  *   clients — two files at once;
  * - e2e: the bundled worker served by Miniflare on a free port, for clients that need a real WebSocket server (and
  *   npm start, headless Chromium) — one file at a time, since several measure latency;

@@ -1,13 +1,13 @@
 // Runs in Node: one localnet (manual slots) for the worker suite; tests advance slots over its admin endpoint.
 import type { TestProject } from "vitest/node";
-import { sharedFixturePath } from "./helpers/fixtures";
+import { fixturePath } from "./helpers/fixtures";
 import { startLocalnet } from "../localnet/src/server";
 
 /**
- * Real mainnet accounts loaded over the world (read from ../shared, never copied): the DAMM v1 mSOL/SOL stable pool
+ * Real mainnet accounts loaded over the world (test/fixtures): the DAMM v1 mSOL/SOL stable pool
  * HcjZvfeS with its vaults — one of them the wSOL vault the world shares, which the world adopts (localnet README).
  */
-export const MAINNET_ACCOUNT_DIRS = [sharedFixturePath("accounts/meteora-damm-v1")];
+export const MAINNET_ACCOUNT_DIRS = [fixturePath("accounts/meteora-damm-v1")];
 
 declare module "vitest" {
   export interface ProvidedContext {

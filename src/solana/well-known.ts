@@ -1,5 +1,5 @@
 /**
- * Mainnet addresses the service relies on, each checked against shared/VENUES.md and shared/fixtures.
+ * Mainnet addresses the service relies on, each checked against the venues' documentation and real mainnet accounts (test/fixtures).
  * Venue program ids live here so that venues, trade parsing and the RPC layer share one definition.
  */
 import { address, getAddressEncoder, type Address } from "@solana/kit";

@@ -11,8 +11,9 @@ import { readFileSync } from "node:fs";
 import { bench, describe } from "vitest";
 import { readAnswer } from "../../src/solana/upstream-answer";
 import { hasControlByte } from "../../src/solana/upstream-body";
+import { fixturePath } from "../helpers/fixtures";
 
-const fixture = JSON.parse(readFileSync(new URL("../../../shared/fixtures/rpc-examples/real_getBlock_mainnet_slot79662905_TRIMMED_solnet.json", import.meta.url), "utf8")) as {
+const fixture = JSON.parse(readFileSync(fixturePath("rpc-examples/real_getBlock_mainnet_slot79662905_TRIMMED_solnet.json"), "utf8")) as {
   result: { transactions: unknown[] };
 };
 const block = { ...fixture.result, transactions: [] as unknown[] };

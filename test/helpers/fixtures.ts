@@ -1,7 +1,7 @@
 /**
- * The one loader of real mainnet accounts from the shared, read-only fixture tree (../shared/fixtures next to the repo),
- * in every wrapper shape SOURCES.md describes (`{address, owner, data}`, solana-cli `{pubkey, account}`, raw base64).
- * Fixtures are never copied into the repository; see shared/fixtures/SOURCES.md for what each one asserts.
+ * The one loader of real mainnet accounts from the project's fixture tree (test/fixtures), in every wrapper shape
+ * test/fixtures/SOURCES.md describes (`{address, owner, data}`, solana-cli `{pubkey, account}`, raw base64). SOURCES.md
+ * gives each file's provenance and what its source asserts.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -22,15 +22,17 @@ type Wrapper = {
   account?: { owner: string; data: [string, string] };
 };
 
-/** A path under the shared fixture tree (`shared/fixtures/<relative>`), e.g. a folder to load into localnet. */
-export function sharedFixturePath(relative: string): string {
-  return fileURLToPath(new URL(`../../../shared/fixtures/${relative}`, import.meta.url));
+/** The project's fixture tree (test/fixtures/), as a file URL ending in a slash. */
+const FIXTURES = new URL("../fixtures/", import.meta.url);
+
+/** A path under the fixture tree (`test/fixtures/<relative>`), e.g. a folder to load into localnet. */
+export function fixturePath(relative: string): string {
+  return fileURLToPath(new URL(relative, FIXTURES));
 }
 
-/** Reads `shared/fixtures/accounts/<path>` in any of its wrapper formats (raw, solana-cli, Carbon). */
+/** Reads `test/fixtures/accounts/<path>` in any of its wrapper formats (raw, solana-cli, Carbon). */
 export function loadAccountFixture(path: string): Fixture {
-  const url = new URL(`../../../shared/fixtures/accounts/${path}`, import.meta.url);
-  const json = JSON.parse(readFileSync(url, "utf8")) as Wrapper & Record<string, unknown>;
+  const json = JSON.parse(readFileSync(fixturePath(`accounts/${path}`), "utf8")) as Wrapper & Record<string, unknown>;
   const inner = json.account ?? json;
   const data = Array.isArray(inner.data) ? inner.data[0] : inner.data;
   const owner = inner.owner;

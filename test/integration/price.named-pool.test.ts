@@ -8,7 +8,7 @@ import { limits } from "../../src/limits";
 
 /**
  * A pool the caller names with `poolId` (issue 9): priced whatever its depth, and every refusal says why. The mainnet
- * DAMM v1 mSOL/SOL pool HcjZvfeS is loaded into the test localnet from ../shared (test/global-setup.ts); it keeps its
+ * DAMM v1 mSOL/SOL pool HcjZvfeS is loaded into the test localnet from test/fixtures (test/global-setup.ts); it keeps its
  * tokens in the wSOL dynamic vault that the world's own DAMM v1 pools share, which once made it answer 404.
  */
 const MSOL = "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So";

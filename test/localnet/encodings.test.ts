@@ -1,7 +1,7 @@
 /**
  * Encodings checked against independent decoders: base58 against kit's codec, `base64+zstd` against the fzstd decoder, the
  * transaction wire bytes against kit's transaction decoders, and jsonParsed against real mainnet Token-2022 bytes from
- * ../shared/fixtures (read at test time, never copied).
+ * test/fixtures (provenance in test/fixtures/SOURCES.md).
  */
 import { randomBytes } from "node:crypto";
 import { getBase58Decoder, getBase58Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeBase58, encodeBase58 } from "../../localnet/src/chain/base58.js";
 import { zstdRawFrame } from "../../localnet/src/rpc/encoding/zstd-raw-frame.js";
 import { call, startTinyChain, type TinyChain } from "./helpers/local-chain.js";
-import { sharedFixturePath } from "../helpers/fixtures";
+import { fixturePath } from "../helpers/fixtures";
 
-const TOKEN_2022_FIXTURES = sharedFixturePath("accounts/token-2022/");
+const TOKEN_2022_FIXTURES = fixturePath("accounts/token-2022/");
 /** An independent zstd decoder (fzstd, pure JS): the frames must decode with a real implementation, not ours. */
 function unzstd(frame: Uint8Array): Buffer {
   return Buffer.from(decompress(frame));

@@ -1,4 +1,4 @@
-/** Mainnet program ids and well-known accounts the world uses (VENUES.md §2–§16, fixtures/SOURCES.md). */
+/** Mainnet program ids and well-known accounts the world uses (VENUES.md §2–§16, test/fixtures/SOURCES.md). */
 export const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 export const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";

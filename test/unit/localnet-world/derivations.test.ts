@@ -1,6 +1,6 @@
 /**
  * The world derives every address with a synchronous port of kit's PDA algorithm. These tests pin it to kit itself and
- * to real mainnet addresses from the shared fixtures (pools, vaults, configs, authorities, metadata, oracle).
+ * to real mainnet addresses from the fixtures (test/fixtures) (pools, vaults, configs, authorities, metadata, oracle).
  */
 import { address, getAddressDecoder, getProgramDerivedAddress, isOffCurveAddress } from "@solana/kit";
 import { describe, expect, it } from "vitest";

@@ -1,12 +1,9 @@
 /**
- * Reads real mainnet accounts and transactions from the shared, read-only fixtures (beside the repo) at test time;
- * nothing from there is copied into the project. Accepts the fixture wrapper, `solana account --output json` and the
- * Carbon/extracted-literal shapes.
+ * Reads real mainnet accounts and transactions from the project's fixture tree (test/fixtures, provenance in its
+ * SOURCES.md). Accepts the fixture wrapper, `solana account --output json` and the Carbon/extracted-literal shapes.
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-
-const ROOT = fileURLToPath(new URL("../../../../shared/fixtures/", import.meta.url));
+import { fixturePath } from "../../helpers/fixtures";
 
 export interface FixtureAccount {
   address: string | undefined;
@@ -31,7 +28,7 @@ function findData(o: unknown): { data: Uint8Array; holder: Json } | undefined {
 }
 
 export function fixtureAccount(relativePath: string): FixtureAccount {
-  const json = JSON.parse(readFileSync(ROOT + "accounts/" + relativePath, "utf8")) as Json;
+  const json = JSON.parse(readFileSync(fixturePath("accounts/" + relativePath), "utf8")) as Json;
   const found = findData(json);
   if (!found) throw new Error(`no account data in ${relativePath}`);
   const h = found.holder;
@@ -45,6 +42,6 @@ export function fixtureAccount(relativePath: string): FixtureAccount {
 }
 
 export function fixtureTransaction(relativePath: string): Json {
-  const json = JSON.parse(readFileSync(ROOT + "transactions/" + relativePath, "utf8")) as Json | Json[];
+  const json = JSON.parse(readFileSync(fixturePath("transactions/" + relativePath), "utf8")) as Json | Json[];
   return Array.isArray(json) ? json[0]! : json;
 }

@@ -1,6 +1,6 @@
 /**
  * The pools the registry learns: what trade extraction reports as swapped, read by the same venue swap readers as the
- * trades, with the related accounts the kind's pricer reads. Real mainnet transactions from ../shared/fixtures.
+ * trades, with the related accounts the kind's pricer reads. Real mainnet transactions from test/fixtures.
  */
 import { describe, expect, it } from "vitest";
 import { compareAddressBytes } from "../../../src/trades/instruction-data";

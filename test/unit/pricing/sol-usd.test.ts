@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PYTH_SOL_USD_FEED_ID, PYTH_SOL_USD_PRICE_ACCOUNT } from "../../../src/solana/well-known";
 import { toDecimalString } from "../../../src/math/fixed-point";
 import { decodeSolUsdPriceUpdate } from "../../../src/pricing/sol-usd";
-import { flipByte, loadAccountFixture, withData, withOwner } from "../../helpers/fixtures";
-import { sharedFixturePath } from "../../helpers/fixtures";
+import { fixturePath, flipByte, loadAccountFixture, withData, withOwner } from "../../helpers/fixtures";
 
 const full = loadAccountFixture("pyth/price_update_v2_SOL_USD_7UVimffx_push_feed_swig.json");
 const partial = loadAccountFixture("pyth/price_update_v2_SOL_USD_BAtFj4kQ_drift.json");
@@ -33,7 +32,7 @@ describe("SOL/USD from Pyth", () => {
 
 describe("the SOL/USD constants", () => {
   it("match row 1 of Pyth's official Solana push-feed list", () => {
-    const url = sharedFixturePath("accounts/pyth/pyth_docs_solana_mainnet_push_feeds.json");
+    const url = fixturePath("accounts/pyth/pyth_docs_solana_mainnet_push_feeds.json");
     const feeds = JSON.parse(readFileSync(url, "utf8")) as { alias: string; account_address: string; id: string }[];
     const solUsd = feeds.find((feed) => feed.alias === "SOL/USD");
     expect(solUsd).toMatchObject({ account_address: PYTH_SOL_USD_PRICE_ACCOUNT, id: PYTH_SOL_USD_FEED_ID });

@@ -1,6 +1,6 @@
 /**
  * The chain tail's pure part: one block → the stream events of the topics asked for, on real mainnet transactions
- * (../shared/fixtures, through test/unit/trades/transaction-fixtures.ts) read by the trade index's own `readBlock`.
+ * (test/fixtures, through test/unit/trades/transaction-fixtures.ts) read by the trade index's own `readBlock`.
  */
 import { describe, expect, it } from "vitest";
 import { readBlock, type JsonBlock } from "../../../src/trades/block-reading";

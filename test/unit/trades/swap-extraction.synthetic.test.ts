@@ -208,7 +208,7 @@ describe("extractTrades never throws on malformed input", () => {
 });
 
 /**
- * Graduations. No fixture in ../shared/fixtures holds a completion event, so each case takes a real swap and appends,
+ * Graduations. No fixture in test/fixtures holds a completion event, so each case takes a real swap and appends,
  * inside the swap's CPI subtree, the self-CPI event the program emits when the swap completes its curve, its bytes built
  * field by field from the official IDL (Anchor: EVENT_IX_TAG e445a52e51cb9a1d ‖ sha256("event:<Name>")[0..8] ‖ borsh).
  */

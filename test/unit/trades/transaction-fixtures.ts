@@ -1,14 +1,14 @@
 /**
- * Real mainnet transactions from ../shared/fixtures/transactions (read at test time, never copied), and an oracle for
+ * Real mainnet transactions from test/fixtures/transactions (provenance in test/fixtures/SOURCES.md), and an oracle for
  * what a pool account's balance did in them, computed from the meta alone (independent of the extraction code).
  */
 import { readFileSync } from "node:fs";
-import { sharedFixturePath } from "../../helpers/fixtures";
+import { fixturePath } from "../../helpers/fixtures";
 import type { JsonTransaction } from "../../../src/trades/json-transaction";
 
 /** A transaction fixture: `getTransaction`-like JSON, a getBlock-style `[tx]` array, or (Carbon core) a bare meta. */
 export function loadTransaction(relative: string): JsonTransaction {
-  const raw = JSON.parse(readFileSync(sharedFixturePath(`transactions/${relative}`), "utf8")) as unknown;
+  const raw = JSON.parse(readFileSync(fixturePath(`transactions/${relative}`), "utf8")) as unknown;
   const tx = (Array.isArray(raw) ? raw[0] : raw) as Record<string, unknown>;
   if (!("transaction" in tx)) {
     // Carbon core fixtures hold only the meta: give them an empty message (their inner instructions name no known keys)

@@ -1,24 +1,31 @@
 /**
- * The venues' swap-reserve and pool-lifecycle readers against the official IDLs in ../shared/fixtures/idl: each
- * instruction is built from the IDL (discriminator, accounts named by the IDL's own account names), so every account
- * position the readers use is checked against the IDL rather than against our own reading of it.
+ * The venues' swap-reserve and pool-lifecycle readers against the programs' official IDLs: each instruction is built
+ * from the IDL's facts (discriminator or tag, accounts by the IDL's own names, in the IDL's order), so every account
+ * position the readers use is checked against the IDL rather than against our own reading of it. The facts live in
+ * test/fixtures/program-facts/<idl>.facts.json, each naming the IDL (program, version, repository, path, commit) they
+ * were read from.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { sharedFixturePath } from "../../helpers/fixtures";
+import { fixturePath } from "../../helpers/fixtures";
 import { venueInstructionReaders } from "../../../src/trades/pool-legs";
 import type { Address } from "@solana/kit";
 import { WSOL } from "./transaction-fixtures";
 
+/** One instruction of an IDL: an Anchor discriminator, or (Shank) its tag = its index in the IDL's instruction list. */
 interface IdlInstruction {
   name: string;
   discriminator?: number[];
-  accounts: { name: string }[];
+  tag?: number;
+  accounts: string[];
 }
 
 const idls = new Map<string, IdlInstruction[]>();
 function idlInstruction(file: string, name: string): IdlInstruction {
-  if (!idls.has(file)) idls.set(file, (JSON.parse(readFileSync(sharedFixturePath(`idl/${file}`), "utf8")) as { instructions: IdlInstruction[] }).instructions);
+  if (!idls.has(file)) {
+    const facts = JSON.parse(readFileSync(fixturePath(`program-facts/${file.replace(/\.json$/, ".facts.json")}`), "utf8")) as { instructions: IdlInstruction[] };
+    idls.set(file, facts.instructions);
+  }
   const found = idls.get(file)!.find((i) => i.name === name);
   if (!found) throw new Error(`${file}: no instruction ${name}`);
   return found;
@@ -52,14 +59,15 @@ const KINDS: Record<string, string> = {
 function instructionData(file: string, ix: IdlInstruction): Uint8Array {
   const data = new Uint8Array(64);
   if (ix.discriminator) data.set(ix.discriminator);
-  else data[0] = idls.get(file)!.indexOf(ix);
+  else if (ix.tag !== undefined) data[0] = ix.tag;
+  else throw new Error(`${file} ${ix.name}: neither discriminator nor tag`);
   return data;
 }
 
 /** Reads `name` of the IDL with the venue's readers; accounts are their IDL names (`rename` swaps some for real keys). */
 function read(file: string, name: string, rename: Record<string, string> = {}, drop: string[] = []) {
   const ix = idlInstruction(file, name);
-  const names = ix.accounts.map((a) => a.name).filter((n) => !drop.includes(n)).map((n) => rename[n] ?? n);
+  const names = ix.accounts.filter((n) => !drop.includes(n)).map((n) => rename[n] ?? n);
   const readers = venueInstructionReaders.get(PROGRAMS[file]!)!;
   const key = (p: number) => names[p] as Address | undefined;
   const data = instructionData(file, ix);
