@@ -1,14 +1,16 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import LaneSequencer from "./test/lanes";
 
 /**
- * Three projects (vitest runs them one after another here):
+ * Three projects (`npm test` runs them one after another, the worker project as two lanes side by side: scripts/test.sh):
  * - node: pure code (decoders, math, policies) on real mainnet bytes from test/fixtures, localnet driven by real
  *   clients — two files at once;
  * - e2e: the bundled worker served by Miniflare on a free port, for clients that need a real WebSocket server (and
  *   npm start, headless Chromium) — one file at a time, since several measure latency;
- * - worker: the worker under workerd (KV, D1, Cache API, Durable Objects for real), over HTTP against a localnet started in globalSetup.
+ * - worker: the worker under workerd (KV, D1, Cache API, Durable Objects for real), over HTTP against a localnet started
+ *   in globalSetup — one localnet per vitest process, so each lane (`--shard=i/n`, split by test/lanes.ts) has its own.
  */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -16,6 +18,8 @@ export default defineConfig(async () => {
     test: {
       // The machines have 2 cores: the node project's files run two at a time (e2e and worker: one, see each).
       maxWorkers: 2,
+      // `--shard=i/n` balances the lanes by each file's measured time (vitest's own split counts files).
+      sequence: { sequencer: LaneSequencer },
       projects: [
         {
           test: {
@@ -33,6 +37,8 @@ export default defineConfig(async () => {
             include: ["test/e2e/**/*.test.ts"],
             // Each file serves the worker and a chain of its own and some measure latency: one at a time.
             fileParallelism: false,
+            // The worker is bundled once for every file (test/e2e/helpers/served-worker.ts).
+            globalSetup: ["./test/e2e/global-setup.ts"],
             testTimeout: 30_000,
             hookTimeout: 60_000,
           },
@@ -57,7 +63,8 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/integration/**/*.test.ts"],
-            // One shared localnet: files run one after another so one file's slot advances never land mid-check in another.
+            // One localnet per process: its files run one after another so one file's slot advances never land mid-check in
+            // another. Lanes run side by side, each with its own localnet (scripts/test.sh).
             fileParallelism: false,
             globalSetup: ["./test/global-setup.ts"],
             setupFiles: ["./test/apply-migrations.ts"],

@@ -1,4 +1,5 @@
-// Runs in Node: one localnet (manual slots) for the worker suite; tests advance slots over its admin endpoint.
+// Runs in Node: one localnet (manual slots) per vitest process of the worker project — each lane of scripts/test.sh has
+// its own; its files run one after another and advance slots over its admin endpoint.
 import type { TestProject } from "vitest/node";
 import { fixturePath } from "./helpers/fixtures";
 import { startLocalnet } from "../localnet/src/server";

@@ -3,6 +3,8 @@
  * workers pool a client `new WebSocket()` to SELF is impossible): the bundle `wrangler deploy --dry-run` builds (what
  * ships), run by Miniflare with the bindings of wrangler.toml (KV, D1, and the Durable Objects: the /rpc PubSub hub, the
  * stream rooms, the chain tail) and the D1 schema applied — one workerd, no wrangler-dev proxy. ~3 s to start.
+ * The bundle and wrangler.toml's Miniflare options are made once per run (test/e2e/global-setup.ts: importing wrangler
+ * alone takes seconds) and shared read-only by every file's Miniflare.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -10,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Miniflare, type MiniflareOptions } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { inject } from "vitest";
 import { createApiKey, storeApiKey } from "../../../src/accounts/api-keys";
 import type { Plan } from "../../../src/accounts/api-key-record";
 
@@ -34,15 +36,37 @@ async function applyMigrations(db: { prepare(sql: string): { run(): Promise<unkn
   }
 }
 
-/** Bundles the worker into a temporary directory and serves it with `vars` over wrangler.toml's. */
-export async function serveWorker(vars: Record<string, string>): Promise<ServedWorker> {
+/** wrangler.toml's bindings, Durable Objects and flags as Miniflare worker options (plain JSON). */
+export async function wranglerWorkerOptions(): Promise<Record<string, unknown>> {
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  return JSON.parse(JSON.stringify(unstable_getMiniflareWorkerOptions(path.join(projectRoot, "wrangler.toml")).workerOptions)) as Record<string, unknown>;
+}
+
+/** Bundles the worker as `wrangler deploy --dry-run` does (what ships) into a fresh temporary directory; returns it. */
+export async function buildWorkerBundle(): Promise<string> {
   const outdir = await mkdtemp(path.join(os.tmpdir(), "tmd-worker-"));
   try {
     await promisify(execFile)(path.join(projectRoot, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir], {
       cwd: projectRoot,
       env: { ...process.env, ...quietWrangler },
     });
-    const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(projectRoot, "wrangler.toml"));
+    return outdir;
+  } catch (err) {
+    await rm(outdir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
+ * Serves the worker with `vars` over wrangler.toml's: the run's bundle and options (the e2e project's globalSetup made
+ * them, once for every file), or, outside that project, a bundle of its own built here and removed on close.
+ */
+export async function serveWorker(vars: Record<string, string>): Promise<ServedWorker> {
+  const shared = inject("e2eWorkerBundle");
+  const outdir = shared?.dir ?? (await buildWorkerBundle());
+  const removeOwn = () => (shared ? Promise.resolve() : rm(outdir, { recursive: true, force: true }));
+  try {
+    const workerOptions = (shared?.workerOptions ?? (await wranglerWorkerOptions())) as { bindings?: Record<string, unknown> };
     const mf = new Miniflare({
       ...(workerOptions as object),
       modules: true,
@@ -65,11 +89,11 @@ export async function serveWorker(vars: Record<string, string>): Promise<ServedW
       },
       async close() {
         await mf.dispose();
-        await rm(outdir, { recursive: true, force: true });
+        await removeOwn();
       },
     };
   } catch (err) {
-    await rm(outdir, { recursive: true, force: true });
+    await removeOwn();
     throw err;
   }
 }

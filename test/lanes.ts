@@ -1,0 +1,64 @@
+/**
+ * How `vitest run --shard=i/n` splits files into lanes (scripts/test.sh runs the worker project as two lanes side by
+ * side, each a vitest process with a localnet of its own from test/global-setup.ts). vitest's own split puts the same
+ * number of files in each lane, in hash order: one lane can get the three slowest files. This one balances the lanes'
+ * expected time instead (longest file first, each into the least loaded lane), from the seconds each file took in a
+ * measured run below. The split depends only on the file list and this table, so every lane computes the same one and
+ * each file runs in exactly one lane; a file the table does not know counts as the table's median.
+ */
+import { relative } from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * Seconds per file (setup and tests) measured in a run of the worker project on a busy 2-core machine, one file at a
+ * time (`npx vitest run --project worker`, 2026-11-27): only their ratios matter. The slowest files are listed; the
+ * rest take a few seconds to half a minute each and count as the median.
+ */
+export const FILE_SECONDS: Readonly<Record<string, number>> = {
+  "test/integration/rpc.fuzz.test.ts": 153,
+  "test/integration/overview.happy.test.ts": 135,
+  "test/integration/index.ground-truth.test.ts": 75,
+  "test/integration/streams.chain-tail.test.ts": 72,
+  "test/integration/price.happy.test.ts": 47,
+  "test/integration/accounts.sessions.test.ts": 18,
+  "test/integration/rpc.conformance.test.ts": 13,
+  "test/integration/rpc.clients.test.ts": 12,
+  "test/integration/overview.ssrf.test.ts": 9,
+  "test/integration/accounts.credits.test.ts": 8,
+};
+
+const MEDIAN_SECONDS = median(Object.values(FILE_SECONDS));
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Splits `files` (paths relative to the root) into `count` lanes by expected time; returns each lane's files. */
+export function splitIntoLanes(files: readonly string[], count: number, seconds: Readonly<Record<string, number>> = FILE_SECONDS): string[][] {
+  const fallback = median(Object.values(seconds));
+  const weighted = files.map((file) => ({ file, weight: seconds[file] ?? fallback }));
+  weighted.sort((a, b) => b.weight - a.weight || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const lanes = Array.from({ length: count }, () => ({ load: 0, files: [] as string[] }));
+  for (const { file, weight } of weighted) {
+    let target = lanes[0]!;
+    for (const lane of lanes) if (lane.load < target.load) target = lane;
+    target.load += weight;
+    target.files.push(file);
+  }
+  return lanes.map((lane) => lane.files);
+}
+
+export default class LaneSequencer extends BaseSequencer {
+  override async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const { index, count } = this.ctx.config.shard!;
+    const root = this.ctx.config.root;
+    const key = (spec: TestSpecification) => `${spec.project.name}:${relative(root, spec.moduleId).split("\\").join("/")}`;
+    const byKey = new Map(files.map((spec) => [key(spec), spec]));
+    // Keys carry the project so one file in two projects is two entries; the table is keyed by path alone.
+    const seconds = Object.fromEntries([...byKey.keys()].map((k) => [k, FILE_SECONDS[k.slice(k.indexOf(":") + 1)] ?? MEDIAN_SECONDS]));
+    const lanes = splitIntoLanes([...byKey.keys()], count, seconds);
+    return lanes[index - 1]!.map((k) => byKey.get(k)!);
+  }
+}
