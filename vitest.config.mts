@@ -1,7 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import LaneSequencer from "./test/lanes";
+import LaneSequencer from "./test/lanes.ts";
 
 /**
  * Three projects (`npm test` runs them one after another, the worker project as two lanes side by side: scripts/test.sh):
