@@ -8,16 +8,66 @@ import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error"
 import { noTimings } from "../http/server-timing";
 import { SharedTasks, type TaskOwner } from "../isolate/shared-tasks";
 import { limits } from "../limits";
-import { PYTH_SOL_USD_PRICE_ACCOUNT } from "../solana/well-known";
+import type { AccountRpc } from "../solana/account-reader";
+import { PYTH_SOL_USD_PRICE_ACCOUNT, WSOL_MINT } from "../solana/well-known";
 import { burnedBalance } from "./circulating-supply";
 import { gatherCandidates, rememberLearnedRelated, type Gathered } from "./pool-candidates";
 import { maxReasons, pickBest, toRecord } from "./pool-choice";
 import { readAndEvaluate } from "./pool-evaluation";
-import { priceCacheKey, type PriceCache } from "./price-cache";
+import { priceCacheFor, priceCacheKey, type PriceCache } from "./price-cache";
 import type { PriceDeps, PriceOutcome, PriceQuery } from "./price-query";
 import { solUsdFromOracle, solUsdFromPools } from "./sol-usd";
 
 export type { PriceDeps, PriceOutcome, PriceQuery } from "./price-query";
+
+/**
+ * What one caller brings to a price request: its lifetime (`waitUntil`) and, as it has them, its id, deadline, timings
+ * and clock — and, for the overview, an RPC client of its own whose reads share the overview's round trips.
+ */
+export type PriceCaller = Pick<PriceDeps, "waitUntil" | "requestId" | "deadline" | "timings" | "now"> & { rpc?: AccountRpc };
+
+/**
+ * The price service of a deployment: the upstream, the pool registry and the price cache, put together once per env
+ * (services.ts) and handed to the routes, the overview, the trade index and the Durable Objects, which add only what
+ * is theirs (`PriceCaller`).
+ */
+export class PriceService {
+  private uncachedService: PriceService | undefined;
+
+  constructor(private readonly base: Pick<PriceDeps, "rpc" | "db" | "cache">) {}
+
+  /** The cache this service answers from (tests clear it). */
+  get cache(): PriceCache {
+    return this.base.cache;
+  }
+
+  /** Prices mints for one caller: see `priceMints`. */
+  price(mints: readonly Address[], caller: PriceCaller, query: PriceQuery = {}): Promise<Map<Address, PriceOutcome>> {
+    return priceMints({ ...this.base, ...caller, rpc: caller.rpc ?? this.base.rpc }, mints, query);
+  }
+
+  /** The warm path over this service's cache: see `freshPriceJson`. */
+  freshJson(query: PriceQuery, mint: Address, now = Date.now()): string | undefined {
+    return freshPriceJson(this.base.cache, query, mint, now);
+  }
+
+  /**
+   * SOL/USD now, from SOL's own price record, or null when nothing prices SOL: the first carry of the trade index and of
+   * the chain tail when no earlier block has one (never a constant).
+   */
+  async solUsd(caller: PriceCaller): Promise<number | null> {
+    const outcome = (await this.price([WSOL_MINT], caller)).get(WSOL_MINT);
+    return outcome?.ok ? Number(outcome.record.priceInUsd) : null;
+  }
+
+  /**
+   * The same service past the cache (TTL 0): records computed now, for the chain tail, whose record must show the pool
+   * after the block it just read. Computing them still refreshes the shared cache the REST answers read.
+   */
+  get uncached(): PriceService {
+    return (this.uncachedService ??= new PriceService({ ...this.base, cache: priceCacheFor(0) }));
+  }
+}
 
 // Work shared by concurrent requests: owned by none of them (see isolate/shared-tasks.ts).
 const inflightPrices = new SharedTasks<PriceOutcome>("price computation", limits.sharedTaskDeadlineMs);
@@ -27,7 +77,7 @@ const ownerOf = (deps: PriceDeps): TaskOwner => ({ waitUntil: deps.waitUntil, de
  * The warm path: the JSON of a record fresh in this isolate's cache, or undefined. No I/O, no promise: a route answers
  * with these bytes as they are, and goes through `priceMints` for anything else.
  */
-export function freshPriceJson(cache: PriceCache, query: PriceQuery, mint: Address, now = Date.now()): string | undefined {
+function freshPriceJson(cache: PriceCache, query: PriceQuery, mint: Address, now = Date.now()): string | undefined {
   return cache.freshLocalJson(priceCacheKey(query.venue ?? "auto", mint, query.poolId), now);
 }
 
@@ -36,7 +86,7 @@ export function freshPriceJson(cache: PriceCache, query: PriceQuery, mint: Addre
  * and registered pools, their derivable vaults and the SOL/USD oracle — and a second read only when a pool needs
  * accounts that could not be known in advance. Answers per mint, in any order; callers map back to request order.
  */
-export async function priceMints(deps: PriceDeps, mints: readonly Address[], query: PriceQuery = {}): Promise<Map<Address, PriceOutcome>> {
+async function priceMints(deps: PriceDeps, mints: readonly Address[], query: PriceQuery = {}): Promise<Map<Address, PriceOutcome>> {
   const now = deps.now ?? Date.now;
   const scope = query.venue ?? "auto";
   const out = new Map<Address, PriceOutcome>();
