@@ -95,6 +95,12 @@ export const limits = {
    * price TTL, so a burst of cold prices reads the SOL pools once, not once per mint batch.
    */
   solUsdFromPoolsMemoMs: 1000,
+  /**
+   * SOL's supply (the chain's getSupply: total and circulating lamports), for SOL's market cap and overview, is reused
+   * this long (ms). It moves by inflation and fee burn, ~5% a year (a ten-millionth in 10 minutes), and getSupply is
+   * among a node's heavier calls.
+   */
+  solSupplyTtlMs: 10 * 60_000,
   /** Pyth SOL/USD older than this (by publish time) falls back to the deepest SOL/USDC pool (s). */
   maxOracleAgeSeconds: 60,
   /** Metadata fetch: whole-request timeout (ms), body cap (bytes), redirects. */

@@ -23,7 +23,7 @@ import type { PriceService } from "../pricing/price-service";
 import { readAccounts, type RawAccount } from "../solana/account-reader";
 import { findMetaplexMetadataAddress } from "../solana/accounts/metaplex-metadata";
 import type { Upstream } from "../solana/upstream";
-import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WSOL_MINT } from "../solana/well-known";
 import { parseLargestAccounts, readHoldersSummary } from "./holder-reads";
 import type { HoldersSummary } from "./holders";
 import { burnAccountsOf, burnedBalance, circulatingSupply } from "../pricing/circulating-supply";
@@ -184,15 +184,17 @@ async function loadHolders(
   now: () => number,
 ): Promise<SupplyAndHolders> {
   const largest = parseLargestAccounts((await largestRead).result);
+  // The wSOL mint counts only wrapped SOL: SOL's supply is the chain's (getSupply), and holders' shares are of it.
+  const sol = mint === WSOL_MINT ? await deps.prices.solSupply({ requestId: deps.requestId }) : undefined;
   const summary = await readHoldersSummary(batcher.driver, largest, {
     mint,
     tokenProgram: decoded.isToken2022 ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS,
-    supply: decoded.supply,
+    supply: sol ? sol.total : decoded.supply,
     decimals: decoded.decimals,
     allowScan: deps.allowHolderScan,
     requestId: deps.requestId,
   });
-  const figures = { ...summary, circulatingSupply: circulatingSupply(BigInt(decoded.supply), burned).toString() };
+  const figures = { ...summary, circulatingSupply: (sol ? sol.circulating : circulatingSupply(BigInt(decoded.supply), burned)).toString() };
   deps.caches.holders.put(mint, figures, limits.overviewHoldersTtlMs, now(), deps.waitUntil);
   return figures;
 }

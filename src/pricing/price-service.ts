@@ -8,17 +8,22 @@ import { isUpstreamError, upstreamApiError } from "../errors/upstream-api-error"
 import { noTimings } from "../http/server-timing";
 import { SharedTasks, type TaskOwner } from "../isolate/shared-tasks";
 import { limits } from "../limits";
+import { z } from "zod/mini";
 import type { AccountRpc } from "../solana/account-reader";
+import { UpstreamError } from "../solana/upstream";
 import { PYTH_SOL_USD_PRICE_ACCOUNT, WSOL_MINT } from "../solana/well-known";
-import { burnedBalance } from "./circulating-supply";
+import { burnedBalance, circulatingSupply } from "./circulating-supply";
 import { gatherCandidates, rememberLearnedRelated, type Gathered } from "./pool-candidates";
 import { maxReasons, pickBest, toRecord } from "./pool-choice";
 import { readAndEvaluate } from "./pool-evaluation";
 import { priceCacheFor, priceCacheKey, type PriceCache } from "./price-cache";
-import type { PriceDeps, PriceOutcome, PriceQuery } from "./price-query";
+import type { PriceDeps, PriceOutcome, PriceQuery, SolSupply } from "./price-query";
 import { solUsdFromOracle, solUsdFromPools } from "./sol-usd";
 
-export type { PriceDeps, PriceOutcome, PriceQuery } from "./price-query";
+export type { PriceDeps, PriceOutcome, PriceQuery, SolSupply } from "./price-query";
+
+/** getSupply's answer, as far as SOL's supply needs it (u64 lamports arrive as JSON numbers). */
+const supplyAnswer = z.object({ value: z.object({ total: z.number(), circulating: z.number() }) });
 
 /**
  * What one caller brings to a price request: its lifetime (`waitUntil`) and, as it has them, its id, deadline, timings
@@ -33,6 +38,7 @@ export type PriceCaller = Pick<PriceDeps, "waitUntil" | "requestId" | "deadline"
  */
 export class PriceService {
   private uncachedService: PriceService | undefined;
+  private solSupplyMemo: { value: SolSupply; until: number } | undefined;
 
   constructor(private readonly base: Pick<PriceDeps, "rpc" | "db" | "cache">) {}
 
@@ -43,7 +49,22 @@ export class PriceService {
 
   /** Prices mints for one caller: see `priceMints`. */
   price(mints: readonly Address[], caller: PriceCaller, query: PriceQuery = {}): Promise<Map<Address, PriceOutcome>> {
-    return priceMints({ ...this.base, ...caller, rpc: caller.rpc ?? this.base.rpc }, mints, query);
+    return priceMints({ ...this.base, ...caller, rpc: caller.rpc ?? this.base.rpc, solSupply: () => this.solSupply(caller) }, mints, query);
+  }
+
+  /**
+   * SOL's supply from the chain's getSupply (the wSOL mint's supply counts only wrapped SOL), reused
+   * `limits.solSupplyTtlMs`. Only the value is kept, never a promise: concurrent first askers each ask.
+   */
+  async solSupply(caller: Pick<PriceCaller, "requestId" | "now"> = {}): Promise<SolSupply> {
+    const now = (caller.now ?? Date.now)();
+    if (this.solSupplyMemo && this.solSupplyMemo.until > now) return this.solSupplyMemo.value;
+    const { result } = await this.base.rpc.call<unknown>("getSupply", [{ commitment: "confirmed", excludeNonCirculatingAccountsList: true }], { requestId: caller.requestId, idempotent: true });
+    const parsed = supplyAnswer.safeParse(result);
+    if (!parsed.success) throw new UpstreamError("bad-response", `getSupply: unexpected answer (${parsed.error.issues[0]?.message})`);
+    const value: SolSupply = { total: BigInt(parsed.data.value.total), circulating: BigInt(parsed.data.value.circulating) };
+    this.solSupplyMemo = { value, until: now + limits.solSupplyTtlMs };
+    return value;
   }
 
   /** The warm path over this service's cache: see `freshPriceJson`. */
@@ -155,6 +176,15 @@ async function resolveMisses(deps: PriceDeps, misses: Address[], query: PriceQue
   return out;
 }
 
+/**
+ * The raw circulating supply a market cap is of: the mint's supply less what its burn accounts hold — and for SOL,
+ * whose wSOL mint counts only wrapped SOL, the chain's own circulating supply.
+ */
+async function circulatingOf(deps: PriceDeps, mint: Address, supply: bigint, burnAccounts: Gathered["burnAccounts"], lookup: Parameters<typeof burnedBalance>[2]): Promise<bigint> {
+  if (mint === WSOL_MINT && deps.solSupply) return (await deps.solSupply()).circulating;
+  return circulatingSupply(supply, burnedBalance(mint, burnAccounts.get(mint) ?? [], lookup));
+}
+
 async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, now: () => number, gathered: Gathered): Promise<Map<Address, PriceOutcome>> {
   const { adapters, candidatesByMint, burnAccounts } = gathered;
   const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT, ...mints.flatMap((m) => burnAccounts.get(m) ?? [])]);
@@ -180,8 +210,7 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
       out.set(e.mint, { ok: false, error: new ApiError("NOT_FOUND", `No price for ${e.mint} on ${where}: ${because}`) });
       continue;
     }
-    const burned = burnedBalance(e.mint, burnAccounts.get(e.mint) ?? [], read.lookup);
-    out.set(e.mint, { ok: true, record: toRecord(e.mint, e.mintInfo!, burned, best, e.graduated, slot, now()) });
+    out.set(e.mint, { ok: true, record: toRecord(e.mint, e.mintInfo!, await circulatingOf(deps, e.mint, e.mintInfo!.supply, burnAccounts, read.lookup), best, e.graduated, slot, now()) });
   }
   return out;
 }
