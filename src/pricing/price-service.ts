@@ -12,6 +12,8 @@ import { z } from "zod/mini";
 import type { AccountRpc } from "../solana/account-reader";
 import { UpstreamError } from "../solana/upstream";
 import { PYTH_SOL_USD_PRICE_ACCOUNT, WSOL_MINT } from "../solana/well-known";
+import type { AccountBytes } from "../solana/accounts/account-shape";
+import { decodePumpBondingCurve, findPumpBondingCurveAddress } from "../venues/pump-bonding-curve";
 import { burnedBalance, circulatingSupply } from "./circulating-supply";
 import { gatherCandidates, rememberLearnedRelated, type Gathered } from "./pool-candidates";
 import { maxReasons, pickBest, toRecord } from "./pool-choice";
@@ -185,9 +187,25 @@ async function circulatingOf(deps: PriceDeps, mint: Address, supply: bigint, bur
   return circulatingSupply(supply, burnedBalance(mint, burnAccounts.get(mint) ?? [], lookup));
 }
 
+/**
+ * `graduated`, defined once: a token launched on the pump.fun bonding curve (its curve PDA, seeded by the mint, holds a
+ * curve) has graduated when the curve is complete; any other token has no `graduated` at all. Read from the curve
+ * itself on every route, so /price and the venue routes agree for the same slot.
+ */
+function graduationOf(curve: AccountBytes | null | undefined): boolean | undefined {
+  if (!curve) return undefined;
+  try {
+    return decodePumpBondingCurve(curve).complete;
+  } catch {
+    return undefined; // not a pump curve (a PDA collision): no launch curve
+  }
+}
+
 async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, now: () => number, gathered: Gathered): Promise<Map<Address, PriceOutcome>> {
   const { adapters, candidatesByMint, burnAccounts } = gathered;
-  const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT, ...mints.flatMap((m) => burnAccounts.get(m) ?? [])]);
+  // Each mint's pump.fun curve is read whatever the venue asked: `graduated` is the token's, not the route's.
+  const launchCurves = await Promise.all(mints.map(findPumpBondingCurveAddress));
+  const read = await readAndEvaluate(deps, mints, candidatesByMint, adapters, [PYTH_SOL_USD_PRICE_ACCOUNT, ...launchCurves, ...mints.flatMap((m) => burnAccounts.get(m) ?? [])]);
   if (!query.poolId) for (const mint of mints) rememberLearnedRelated(mint, deps.waitUntil);
   const solUsd = solUsdFromOracle(read.lookup(PYTH_SOL_USD_PRICE_ACCOUNT), now()) ?? (await solUsdFromPools(deps, now()));
   if (!solUsd) throw new ApiError("UPSTREAM_UNAVAILABLE", "SOL/USD price is unavailable: oracle stale and no SOL/USDC pool");
@@ -210,7 +228,8 @@ async function priceCold(deps: PriceDeps, mints: Address[], query: PriceQuery, n
       out.set(e.mint, { ok: false, error: new ApiError("NOT_FOUND", `No price for ${e.mint} on ${where}: ${because}`) });
       continue;
     }
-    out.set(e.mint, { ok: true, record: toRecord(e.mint, e.mintInfo!, await circulatingOf(deps, e.mint, e.mintInfo!.supply, burnAccounts, read.lookup), best, e.graduated, slot, now()) });
+    const graduated = graduationOf(read.lookup(launchCurves[mints.indexOf(e.mint)]!));
+    out.set(e.mint, { ok: true, record: toRecord(e.mint, e.mintInfo!, await circulatingOf(deps, e.mint, e.mintInfo!.supply, burnAccounts, read.lookup), best, graduated, slot, now()) });
   }
   return out;
 }
