@@ -3,17 +3,17 @@ export interface Env {
   API_KEYS: KVNamespace;
   DB: D1Database;
   /** Solana PubSub through /rpc: one hub shares identical upstream subscriptions among clients (src/rpc/pubsub-hub.ts). */
-  PUBSUB_HUB: DurableObjectNamespace<import("./rpc/pubsub-hub").PubSubHub>;
+  PUBSUB_HUB: DurableObjectNamespace<Bound<"PUBSUB_HUB">>;
   /** /ws stream rooms, sharded by connection (src/streams/stream-room.ts). */
-  STREAM_ROOM: DurableObjectNamespace<import("./streams/stream-room").StreamRoom>;
+  STREAM_ROOM: DurableObjectNamespace<Bound<"STREAM_ROOM">>;
   /** One meter per account: rate windows, credits, usage, /ws connections (src/accounts/meter.ts). */
-  ACCOUNT_METER: DurableObjectNamespace<import("./accounts/meter").AccountMeter>;
+  ACCOUNT_METER: DurableObjectNamespace<Bound<"ACCOUNT_METER">>;
   /** Sign-up and login password hashing, off the page request's CPU budget (src/accounts/password-hasher.ts). */
-  PASSWORD_HASHER: DurableObjectNamespace<import("./accounts/password-hasher").PasswordHasher>;
+  PASSWORD_HASHER: DurableObjectNamespace<Bound<"PASSWORD_HASHER">>;
   /** The chain tail feeding the rooms (src/streams/chain-tail.ts). */
-  CHAIN_TAIL: DurableObjectNamespace<import("./streams/chain-tail").ChainTail>;
+  CHAIN_TAIL: DurableObjectNamespace<Bound<"CHAIN_TAIL">>;
   /** Slot ranges for the trade index's consumers; optional: without it the cron ingests every range itself. */
-  INGEST_QUEUE?: Queue<import("./trades/ingest-queue").IngestRangeMessage>;
+  INGEST_QUEUE?: Queue<Bound<"INGEST_QUEUE">>;
   UPSTREAM_RPC_URL: string;
   /** Optional per-attempt upstream timeout (ms); default `limits.upstreamAttemptTimeoutMs`. */
   UPSTREAM_ATTEMPT_TIMEOUT_MS?: string;
@@ -26,3 +26,14 @@ export interface Env {
   /** "true": exact top holders by scanning every token account of a mint (local chains; far too heavy for mainnet). */
   HOLDERS_FULL_SCAN?: string;
 }
+
+/**
+ * What the typed bindings carry: each Durable Object namespace its class, the queue its message. The classes live
+ * above everything that reaches them through `Env`, so index.ts, which exports them, fills this in
+ * (`declare module "./env"`) and env.ts stays on the ground floor, importing nothing: a stub is still typed by its
+ * class (`env.ACCOUNT_METER.get(id).balance(...)` checks against `AccountMeter`).
+ */
+export interface BoundTypes {}
+
+/** The type bound to `name` in `BoundTypes` (`never` where nothing is bound: a compile error at the first use). */
+type Bound<Name extends string> = Name extends keyof BoundTypes ? BoundTypes[Name] : never;

@@ -3,12 +3,29 @@ import type { Env } from "./env";
 import { consumeTradeIndexQueue, runTradeIndexCron } from "./trades/trade-index-jobs";
 import { sweepExpiredAuthRows } from "./accounts/auth-sweep";
 import type { IngestRangeMessage } from "./trades/ingest-queue";
+import type { PubSubHub } from "./rpc/pubsub-hub";
+import type { StreamRoom } from "./streams/stream-room";
+import type { ChainTail } from "./streams/chain-tail";
+import type { AccountMeter } from "./accounts/meter";
+import type { PasswordHasher } from "./accounts/password-hasher";
 
 export { PubSubHub } from "./rpc/pubsub-hub";
 export { StreamRoom } from "./streams/stream-room";
 export { ChainTail } from "./streams/chain-tail";
 export { AccountMeter } from "./accounts/meter";
 export { PasswordHasher } from "./accounts/password-hasher";
+
+// The bindings' classes and message, named here at the top where the classes are exported (see `BoundTypes`).
+declare module "./env" {
+  interface BoundTypes {
+    PUBSUB_HUB: PubSubHub;
+    STREAM_ROOM: StreamRoom;
+    ACCOUNT_METER: AccountMeter;
+    PASSWORD_HASHER: PasswordHasher;
+    CHAIN_TAIL: ChainTail;
+    INGEST_QUEUE: IngestRangeMessage;
+  }
+}
 
 const app = buildApp();
 

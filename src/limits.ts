@@ -90,6 +90,17 @@ export const limits = {
   maxMetadataUriLength: 2048,
   /** How long a price record is fresh when PRICE_CACHE_TTL_MS is not set (ms). */
   defaultPriceCacheTtlMs: 1000,
+  /**
+   * SOL/USD from the deepest SOL/USD-stable pool (used when the oracle is stale) is remembered this long (ms): the default
+   * price TTL, so a burst of cold prices reads the SOL pools once, not once per mint batch.
+   */
+  solUsdFromPoolsMemoMs: 1000,
+  /**
+   * SOL's supply (the chain's getSupply: total and circulating lamports), for SOL's market cap and overview, is reused
+   * this long (ms). It moves by inflation and fee burn, ~5% a year (a ten-millionth in 10 minutes), and getSupply is
+   * among a node's heavier calls.
+   */
+  solSupplyTtlMs: 10 * 60_000,
   /** Pyth SOL/USD older than this (by publish time) falls back to the deepest SOL/USDC pool (s). */
   maxOracleAgeSeconds: 60,
   /** Metadata fetch: whole-request timeout (ms), body cap (bytes), redirects. */
@@ -128,6 +139,14 @@ export const limits = {
     maxRangeAttempts: 5,
     /** rows per D1 statement when storing (one JSON parameter each; D1 caps a bound string at 2 MB) */
     rowsPerStatement: 1000,
+    /**
+     * a store batch rolled back because another writer stored one of its blocks first is retried this often: each retry
+     * drops the blocks stored meanwhile, so only yet another concurrent writer (the cron and queue consumers racing on
+     * one range) makes it fail again
+     */
+    storeRetries: 3,
+    /** ranges per `Queue.sendBatch` call: Cloudflare Queues take at most 100 messages per batch */
+    queueSendBatch: 100,
     /** symbols read from the chain per trend run (new mints only; the rest come from D1) */
     symbolReadsPerRun: 300,
     /** retention: trades (per mint / per wallet pages), minute and hour buckets, the ingested-block guard, failure records */
@@ -173,6 +192,11 @@ export const limits = {
     signupsPerAddress: 10,
     /** The one-time cookie that carries a new key from the POST to the page that shows it (s). */
     newKeyCookieSeconds: 120,
+    /**
+     * Expired sessions and ended throttle windows the cron deletes per table per run, at most: a table swollen by an
+     * attack drains over a few runs instead of one DELETE long enough to hit D1's statement time limit.
+     */
+    authSweepBatchRows: 5000,
   },
   /** Every REST request answers within this (ms), else 504. Above one upstream attempt (5 s) with a retry, below Cloudflare's 100 s proxy limit. */
   requestDeadlineMs: 15_000,

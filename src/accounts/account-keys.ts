@@ -1,4 +1,4 @@
-import { forgetApiKey } from "../middleware/auth";
+import { forgetApiKey } from "./api-key-auth";
 import { limits } from "../limits";
 import type { Account } from "./account-store";
 import { createApiKey, kvKeyForHash, storeApiKey } from "./api-keys";

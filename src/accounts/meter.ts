@@ -14,7 +14,7 @@ import type { AcquireAnswer, AcquireRequest, LeaseReport, MeterBalance } from ".
 import { utcMonth } from "./meter-protocol";
 import { MeterState } from "./meter-state";
 import { rewardFirstCall } from "./referral-rewards";
-import { connectionOfSocketId, roomOfConnection } from "../streams/stream-shard";
+import { connectionOfSocketId, roomOfConnection } from "../stream-shard";
 import { readBonusCredits, readMonthLedger, writeUsage } from "./usage-store";
 
 export class AccountMeter extends DurableObject<Env> {

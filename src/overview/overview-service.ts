@@ -19,11 +19,11 @@ import { limits } from "../limits";
 import type { GuardedFetchOptions } from "../metadata/guarded-fetch";
 import type { MetadataUriPolicy } from "../metadata/uri-policy";
 import type { PriceRecord } from "../pricing/price-record";
-import { priceMints, type PriceDeps } from "../pricing/price-service";
+import type { PriceService } from "../pricing/price-service";
 import { readAccounts, type RawAccount } from "../solana/account-reader";
 import { findMetaplexMetadataAddress } from "../solana/accounts/metaplex-metadata";
 import type { Upstream } from "../solana/upstream";
-import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../solana/well-known";
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WSOL_MINT } from "../solana/well-known";
 import { parseLargestAccounts, readHoldersSummary } from "./holder-reads";
 import type { HoldersSummary } from "./holders";
 import { burnAccountsOf, burnedBalance, circulatingSupply } from "../pricing/circulating-supply";
@@ -36,8 +36,8 @@ import { buildOnchainIdentity, decodeOverviewMint, type DecodedMint, type Onchai
 /** What an overview needs from the outside world. */
 export interface OverviewDeps {
   upstream: Pick<Upstream, "call" | "callRaw">;
-  /** The price service's dependencies, minus its RPC client (the overview lends it one that shares round trips). */
-  price: Omit<PriceDeps, "rpc" | "requestId" | "waitUntil">;
+  /** The price service (the overview lends it an RPC client that shares its round trips). */
+  prices: PriceService;
   /** Where the overview's parts are kept. */
   caches: OverviewCaches;
   /** The price TTL (ms): how long the market part, priced or not, is reused. */
@@ -114,7 +114,7 @@ async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOv
  * venue prices it — an answer, cached like a price. An outage is not: it fails the overview.
  */
 async function priceMarket(deps: OverviewDeps, mint: Address, batcher: RoundTripBatcher, now: () => number): Promise<PriceRecord | null> {
-  const outcomes = await priceMints({ ...deps.price, rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil, deadline: deps.deadline }, [mint]);
+  const outcomes = await deps.prices.price([mint], { rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil, deadline: deps.deadline });
   const outcome = outcomes.get(mint);
   if (outcome && !outcome.ok && outcome.error.status >= 500) throw outcome.error;
   const record = outcome?.ok ? outcome.record : null;
@@ -184,15 +184,17 @@ async function loadHolders(
   now: () => number,
 ): Promise<SupplyAndHolders> {
   const largest = parseLargestAccounts((await largestRead).result);
+  // The wSOL mint counts only wrapped SOL: SOL's supply is the chain's (getSupply), and holders' shares are of it.
+  const sol = mint === WSOL_MINT ? await deps.prices.solSupply({ requestId: deps.requestId }) : undefined;
   const summary = await readHoldersSummary(batcher.driver, largest, {
     mint,
     tokenProgram: decoded.isToken2022 ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS,
-    supply: decoded.supply,
+    supply: sol ? sol.total : decoded.supply,
     decimals: decoded.decimals,
     allowScan: deps.allowHolderScan,
     requestId: deps.requestId,
   });
-  const figures = { ...summary, circulatingSupply: circulatingSupply(BigInt(decoded.supply), burned).toString() };
+  const figures = { ...summary, circulatingSupply: (sol ? sol.circulating : circulatingSupply(BigInt(decoded.supply), burned)).toString() };
   deps.caches.holders.put(mint, figures, limits.overviewHoldersTtlMs, now(), deps.waitUntil);
   return figures;
 }

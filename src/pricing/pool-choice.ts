@@ -7,7 +7,6 @@ import { limits } from "../limits";
 import { USDC_MINT, USDT_MINT, WELL_KNOWN_DECIMALS, WSOL_MINT } from "../solana/well-known";
 import type { Mint } from "../solana/accounts/spl-token";
 import type { PoolPrice } from "../venues/types";
-import { circulatingSupply } from "./circulating-supply";
 import { compare, div, fromPow10, mul, ratio, toDecimalString, type Ratio } from "../math/fixed-point";
 import type { Priced } from "./pool-evaluation";
 import type { PriceRecord } from "./price-record";
@@ -75,9 +74,9 @@ function liquidityInUsd(p: Priced, qUsd: Ratio, priceUsd: Ratio, baseDecimals: n
   return { num: quoteSide.num * baseSide.den + baseSide.num * quoteSide.den, den: quoteSide.den * baseSide.den };
 }
 
-export function toRecord(mint: Address, info: Mint, burned: bigint, best: Choice, graduated: boolean | undefined, slot: number, now: number): PriceRecord {
-  // Circulating supply: what the incinerator holds is out of the market though still in the mint's supply.
-  const supply = mul(ratio(circulatingSupply(info.supply, burned)), fromPow10(-info.decimals));
+/** `circulating`: the raw circulating supply the market cap is of (circulating-supply.ts; SOL's own from the chain). */
+export function toRecord(mint: Address, info: Mint, circulating: bigint, best: Choice, graduated: boolean | undefined, slot: number, now: number): PriceRecord {
+  const supply = mul(ratio(circulating), fromPow10(-info.decimals));
   const record: PriceRecord = {
     ca: mint,
     dex: best.adapter.dex,

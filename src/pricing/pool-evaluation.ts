@@ -31,7 +31,7 @@ export async function readAndEvaluate(deps: PriceDeps, mints: Address[], candida
     for (const c of list) addresses.push(c.pool, ...c.alsoRead, ...(relatedOf(c.pool) ?? []));
   }
   const timings = deps.timings ?? noTimings;
-  const snapshot = await timings.time("upstream", () => readAccounts(deps.rpc, addresses, readOptions(deps)));
+  const snapshot = await timings.time("upstream", () => readAccounts(deps.rpc, [...new Set(addresses)], readOptions(deps)));
   const accounts = new Map(snapshot.accounts);
   const lookup: AccountLookup = (a) => accounts.get(a);
   let slot = snapshot.slot;
@@ -61,7 +61,6 @@ export interface MintEvaluation {
   needs: Address[];
   /** Why existing candidate pools could not be priced, for the 404 message. */
   refusals: string[];
-  graduated?: boolean;
 }
 
 function evaluateAll(mints: Address[], candidatesByMint: Map<Address, Candidate[]>, lookup: AccountLookup, adapters: readonly PoolAdapter[]): MintEvaluation[] {
@@ -103,7 +102,6 @@ function evaluateMint(mint: Address, candidates: Candidate[], lookup: AccountLoo
           result.needs.push(...evaluation.addresses);
         } else {
           const oriented = priceOfMint(evaluation.price, mint);
-          if (oriented.kind === "pump-bonding-curve" && oriented.extra.complete !== undefined) result.graduated = oriented.extra.complete;
           result.priced.push({ adapter, pool: c.pool, price: oriented });
         }
         break;

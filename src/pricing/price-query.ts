@@ -18,6 +18,14 @@ export interface PriceDeps {
   now?: () => number;
   /** Stage durations for the caller's `Server-Timing`. */
   timings?: Timings;
+  /** SOL's own supply (the wSOL mint's is only what is wrapped); the price service provides it, remembered. */
+  solSupply?: () => Promise<SolSupply>;
+}
+
+/** SOL's supply in lamports, as the chain's getSupply counts it. */
+export interface SolSupply {
+  total: bigint;
+  circulating: bigint;
 }
 
 /** Where to price: one venue, or one named pool (`poolId`). */

@@ -68,7 +68,7 @@ export function solUsdFromOracle(account: AccountBytes | null | undefined, nowMs
 
 let poolSolUsd: { value: SolUsd; until: number } | undefined;
 
-/** SOL/USD from the deepest SOL/USDC (or USDT) pool, when the oracle is stale. Remembered for the price TTL. */
+/** SOL/USD from the deepest SOL/USDC (or USDT) pool, when the oracle is stale. Remembered `limits.solUsdFromPoolsMemoMs`. */
 export async function solUsdFromPools(deps: PriceDeps, now: number): Promise<SolUsd | undefined> {
   if (poolSolUsd && poolSolUsd.until > now) return poolSolUsd.value;
   const registered = await registryCandidates(deps.db, [WSOL_MINT], now);
@@ -79,6 +79,6 @@ export async function solUsdFromPools(deps: PriceDeps, now: number): Promise<Sol
   const { best } = pickBest(usdQuoted, ratio(1n), 9);
   if (!best) return undefined;
   const value: SolUsd = { price: best.priceUsd, source: "pool" };
-  poolSolUsd = { value, until: now + 1000 };
+  poolSolUsd = { value, until: now + limits.solUsdFromPoolsMemoMs };
   return value;
 }

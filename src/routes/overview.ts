@@ -78,12 +78,12 @@ const overviewOperation: Operation = {
 
 export const overviewRoutes = new Hono<AppContext>().get(overviewOperation.path, validQuery(overviewQuery), async (c) => {
   const mint = parseSingleMint(c.req.valid("query").ca);
-  const { config, upstream, priceCache, overviewCaches } = c.get("services");
+  const { config, upstream, prices, overviewCaches } = c.get("services");
   const overview = await fetchTokenOverview(
     {
       upstream,
       caches: overviewCaches,
-      price: { db: c.env.DB, cache: priceCache },
+      prices,
       priceTtlMs: config.priceCacheTtlMs,
       metadataPolicy: config.metadataPolicy,
       allowHolderScan: config.holdersFullScan,

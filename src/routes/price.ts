@@ -5,8 +5,7 @@ import type { AppContext } from "../app-context";
 import { parseAddress, parseMintList, type CaItem } from "./params";
 import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
 import { limits } from "../limits";
-import { freshPriceJson, priceMints, type PriceOutcome } from "../pricing/price-service";
-import type { PriceCache } from "../pricing/price-cache";
+import type { PriceOutcome, PriceService } from "../pricing/price-service";
 import { failedItemJson, listJson, pricedItemJson, priceRecordJson, priceRecordSchema, type VenueId } from "../pricing/price-record";
 
 /**
@@ -28,16 +27,16 @@ const venueAliases: Record<string, VenueId> = {
  * The warm path: every mint fresh in this isolate's cache → the answer is assembled from cached JSON text, with no
  * upstream client, no promises and no re-serialisation. Anything else goes through the price service.
  */
-function warmAnswer(cache: PriceCache, items: CaItem[], query: { venue?: VenueId; poolId?: Address }, isList: boolean): string | undefined {
+function warmAnswer(prices: PriceService, items: CaItem[], query: { venue?: VenueId; poolId?: Address }, isList: boolean): string | undefined {
   const now = Date.now();
-  if (!isList) return freshPriceJson(cache, query, items[0]!.mint!, now);
+  if (!isList) return prices.freshJson(query, items[0]!.mint!, now);
   const parts: string[] = [];
   for (const item of items) {
     if (item.error) {
       parts.push(failedItemJson(item.ca, item.error));
       continue;
     }
-    const json = freshPriceJson(cache, query, item.mint, now);
+    const json = prices.freshJson(query, item.mint, now);
     if (json === undefined) return undefined;
     parts.push(pricedItemJson(json));
   }
@@ -50,21 +49,13 @@ async function answer(c: Context<AppContext>, query: PriceQuery, venue: VenueId 
   const isList = raw.includes(",");
   const poolParam = query.poolId;
   const poolId = poolParam === undefined || poolParam === "" ? undefined : parseAddress(poolParam.trim(), "poolId");
-  const { priceCache: cache, upstream } = c.get("services");
-  const warm = warmAnswer(cache, items, { venue, poolId }, isList);
+  const { prices } = c.get("services");
+  const warm = warmAnswer(prices, items, { venue, poolId }, isList);
   if (warm !== undefined) return c.body(warm, 200, { "content-type": "application/json" });
   const mints = items.flatMap((item) => (item.mint ? [item.mint] : []));
-  const outcomes = await priceMints(
-    {
-      rpc: upstream,
-      db: c.env.DB,
-      cache,
-      waitUntil: (p) => c.executionCtx.waitUntil(p),
-      requestId: c.get("requestId"),
-      deadline: c.get("deadline"),
-      timings: c.get("timings"),
-    },
+  const outcomes = await prices.price(
     mints,
+    { waitUntil: (p) => c.executionCtx.waitUntil(p), requestId: c.get("requestId"), deadline: c.get("deadline"), timings: c.get("timings") },
     { venue, poolId },
   );
   const json = { "content-type": "application/json" };

@@ -3,9 +3,10 @@ import { z } from "zod/mini";
 import type { AppContext } from "../app-context";
 import { ApiError, errorEnvelope, errorEnvelopeSchema } from "../errors/api-error";
 import { limits } from "../limits";
-import { authenticate, presentedApiKey } from "../middleware/auth";
+import { authenticate } from "../accounts/api-key-auth";
+import { presentedApiKey } from "../middleware/auth";
 import { admitConnection, releaseConnection } from "../accounts/meter-client";
-import { connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../streams/stream-shard";
+import { connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../stream-shard";
 import { errorResponse as documentedError, restErrors, type Operation } from "./openapi/operation";
 
 /**

@@ -1,4 +1,5 @@
 import { limits } from "../limits";
+import { canonicalJson } from "./canonical-json";
 import { wrappedConfig } from "./method-schemas";
 import type { ValidatedCall } from "./methods";
 
@@ -54,33 +55,14 @@ function finalityOf(call: ValidatedCall): ((resultText: string) => Finality) | u
   }
 }
 
-/**
- * JSON with object keys sorted and null members / trailing null params dropped: one text per meaning.
- * Recursive, so capped: validated params hold only schema-known members (a handful of levels) and the envelope
- * refuses anything nesting deeper than `maxRpcJsonDepth`; deeper input is a bug, reported as one, never a stack overflow.
- */
-export function canonicalJson(value: unknown, depth = 0): string {
-  if (depth > limits.maxRpcJsonDepth) throw new RangeError(`canonicalJson: nesting over ${limits.maxRpcJsonDepth}`);
-  if (Array.isArray(value)) {
-    let end = value.length;
-    while (end > 0 && (value[end - 1] === null || value[end - 1] === undefined)) end--;
-    return `[${value.slice(0, end).map((v) => (v === undefined ? "null" : canonicalJson(v, depth + 1))).join(",")}]`;
-  }
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.keys(value)
-      .filter((k) => (value as Record<string, unknown>)[k] !== null && (value as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`);
-    return `{${entries.join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** The cache entry a call would use, or undefined when its answers are never cached. */
 export function cacheCandidate(call: ValidatedCall, origin: string, clusterKey: string): CacheCandidate | undefined {
   const finality = finalityOf(call);
   if (!finality) return undefined;
-  const key = `${origin}/__rpc-cache/v1/${encodeURIComponent(clusterKey)}/${call.method}?params=${encodeURIComponent(canonicalJson(call.params))}`;
+  const params = canonicalJson(call.params);
+  // A number only the caller's text holds exactly (past 2^53, a fraction): its answer is not shared.
+  if (params === undefined) return undefined;
+  const key = `${origin}/__rpc-cache/v1/${encodeURIComponent(clusterKey)}/${call.method}?params=${encodeURIComponent(params)}`;
   return { key, finality };
 }
 

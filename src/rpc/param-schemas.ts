@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import { base58DecodedLength } from "../solana/base58";
+import { isPlainObject } from "./canonical-json";
 
 /**
  * zod building blocks for Solana RPC params whose error messages read like Agave's.
@@ -150,11 +151,6 @@ function parsedBy<T>(parse: (input: unknown) => Parsed<T>) {
 function parseWith<T extends z.ZodMiniType>(schema: T, input: unknown): Parsed<z.infer<T>> {
   const result = schema.safeParse(input);
   return result.success ? { ok: true, value: result.data } : { ok: false, message: result.error.issues[0]!.message };
-}
-
-export /** A JSON object (not null, not an array). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** serde's untagged enum of two variants; `isSecond` tells them apart by the raw value's shape. */

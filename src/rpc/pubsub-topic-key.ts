@@ -5,6 +5,8 @@
  * `-0`, digits past 2^53), the key is the text as written: that request is shared only with identical ones.
  */
 
+import { canonicalJson, isPlainObject } from "./canonical-json";
+
 /** Methods whose second positional param is an optional config object (Agave: `Option<Rpc*Config>`). */
 const withConfig: ReadonlySet<string> = new Set(["accountSubscribe", "programSubscribe", "logsSubscribe", "signatureSubscribe"]);
 
@@ -28,32 +30,4 @@ export function topicKeyOf(method: string, params: readonly unknown[] | undefine
   }
   // "=" keeps a verbatim key apart from every canonical one (which starts with "[").
   return canonical === undefined ? { key: `${method}=${paramsText}`, paramsText } : { key: `${method}${canonical}`, paramsText: canonical };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** JSON with object keys sorted; undefined when a number is not a safe integer (its text is the only exact form). */
-function canonicalJson(value: unknown): string | undefined {
-  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : undefined;
-  if (Array.isArray(value)) {
-    const parts: string[] = [];
-    for (const element of value) {
-      const part = canonicalJson(element);
-      if (part === undefined) return undefined;
-      parts.push(part);
-    }
-    return `[${parts.join(",")}]`;
-  }
-  if (isPlainObject(value)) {
-    const parts: string[] = [];
-    for (const key of Object.keys(value).sort()) {
-      const part = canonicalJson(value[key]);
-      if (part === undefined) return undefined;
-      parts.push(`${JSON.stringify(key)}:${part}`);
-    }
-    return `{${parts.join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

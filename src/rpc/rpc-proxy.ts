@@ -50,11 +50,6 @@ interface Forwarded {
 /** One upstream response object, as raw text: its result, or its error object. */
 type PartOutcome = { result: string } | { error: string };
 
-/** The response body for `bodyText`, or undefined when nothing is to be answered (only notifications: HTTP 204). */
-export async function answerRpcBody(bodyText: string, deps: RpcProxyDeps): Promise<string | undefined> {
-  return answerParsedRpcBody(parseRpcBody(bodyText), deps);
-}
-
 /** The body read once, with the service's caps: the route counts its calls (credits) before it is answered. */
 export function parseRpcBody(bodyText: string): RequestBody {
   return parseRequestBody(bodyText, limits.maxRpcBatch, limits.maxRpcJsonDepth);

@@ -33,9 +33,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
-import { priceCacheFor, type PriceCache } from "../pricing/price-cache";
-import type { PriceDeps } from "../pricing/price-query";
-import { priceMints } from "../pricing/price-service";
+import type { PriceCaller } from "../pricing/price-service";
 import type { PriceRecord } from "../pricing/price-record";
 import { servicesOf } from "../services";
 import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../solana/well-known";
@@ -242,7 +240,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     }
     // Read together, handled in slot order; an upstream fault stops at the block before it (retried on the next run).
     const answers = await Promise.allSettled(page.map((slot) => fetchBlock(upstream, slot)));
-    let solUsd = (await this.ctx.storage.get<number | null>("solUsd")) ?? (await this.liveSolUsd());
+    let solUsd = (await this.ctx.storage.get<number | null>("solUsd")) ?? (await this.priceService().solUsd(this.priceCaller).catch(() => null));
     await this.loadEpoch();
     let handled = 0;
     for (let k = 0; k < page.length; k++) {
@@ -313,10 +311,9 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
   private async fillInitialPrices(events: StreamEvent[], slot: number): Promise<void> {
     const unpriced = events.flatMap((e) => (e.kind === "newpair" && e.data.type === "create" && e.data.initialPrice === null ? [e.data] : []));
     if (unpriced.length === 0) return;
-    const deps = this.priceDeps(priceCacheFor(0));
     await Promise.all(
       unpriced.map(async (pair) => {
-        const outcome = (await priceMints(deps, [pair.mint as Address], { poolId: pair.pool as Address }).catch(() => undefined))?.get(pair.mint as Address);
+        const outcome = (await this.priceService().uncached.price([pair.mint as Address], this.priceCaller, { poolId: pair.pool as Address }).catch(() => undefined))?.get(pair.mint as Address);
         const record = outcome?.ok && outcome.record.stale !== true && outcome.record.pool === pair.pool ? outcome.record : undefined;
         const quotePerBase =
           record === undefined ? null : pair.quoteMint === WSOL_MINT ? Number(record.priceInSol) : pair.quoteMint === USDC_MINT || pair.quoteMint === USDT_MINT ? Number(record.priceInUsd) : null;
@@ -358,7 +355,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     try {
       // Read now, never from the cache (TTL 0): the record must show the pool after this block. Computing it also
       // refreshes the cache REST answers from.
-      const outcomes = await priceMints(this.priceDeps(priceCacheFor(0)), mints);
+      const outcomes = await this.priceService().uncached.price(mints, this.priceCaller);
       const records: PriceRecord[] = [];
       for (const mint of mints) {
         const outcome = outcomes.get(mint);
@@ -416,13 +413,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     return ns.get(id) as unknown as StreamEventSink;
   }
 
-  private priceDeps(cache: PriceCache = servicesOf(this.env).priceCache): PriceDeps {
-    return { rpc: servicesOf(this.env).upstream, db: this.env.DB, cache, waitUntil: (p) => this.ctx.waitUntil(p) };
-  }
-
-  /** SOL/USD now (the price service), for the first block read when no carry is stored. */
-  private async liveSolUsd(): Promise<number | null> {
-    const outcome = (await priceMints(this.priceDeps(), [WSOL_MINT]).catch(() => undefined))?.get(WSOL_MINT);
-    return outcome?.ok ? Number(outcome.record.priceInUsd) : null;
-  }
+  /** The deployment's price service (services.ts), and what this object adds to a price request. */
+  private priceService = () => servicesOf(this.env).prices;
+  private readonly priceCaller: PriceCaller = { waitUntil: (p) => this.ctx.waitUntil(p) };
 }

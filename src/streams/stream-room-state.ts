@@ -15,7 +15,7 @@ import { z } from "zod/mini";
 import { limits } from "../limits";
 import type { StreamEvent } from "./stream-events";
 import { ResumeRing, type RingEntry } from "./stream-resume-ring";
-import { socketIdOf } from "./stream-shard";
+import { socketIdOf } from "../stream-shard";
 import {
   closeCodes,
   errorFrame,

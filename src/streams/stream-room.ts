@@ -8,13 +8,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { ApiError } from "../errors/api-error";
-import { authenticate } from "../middleware/auth";
+import { authenticate } from "../accounts/api-key-auth";
 import type { ApiKeyRecord } from "../accounts/api-key-record";
 import { admitConnection, releaseConnection } from "../accounts/meter-client";
 import { limits } from "../limits";
 import type { StreamEvent, StreamEventSink } from "./stream-events";
 import { pingText, pongText, subscribeMethods, type SubscribeMethod } from "./stream-protocol";
-import { roomHandoff, socketIdOf } from "./stream-shard";
+import { roomHandoff, socketIdOf } from "../stream-shard";
 import { isNewPosition, publishPositionSchema, type PublishPosition } from "./publish-position";
 import { newSubscriptionId, StreamRoomState, type RoomSocket, type SubscriptionRow, type SubscriptionStore } from "./stream-room-state";
 

@@ -75,8 +75,8 @@ export async function runIngestCron(deps: CronDeps): Promise<CronIngestReport> {
   const work = [...stale.map((r) => ({ ...r, lastAttempt: r.attempts + 1 >= cfg.maxRangeAttempts })), ...fresh.map((r) => ({ ...r, lastAttempt: false }))];
   const slotsWaiting = work.reduce((a, r) => a + r.to - r.from + 1, 0);
   if (deps.queue && slotsWaiting > cfg.inlineMaxSlots) {
-    for (let i = 0; i < work.length; i += 100) {
-      await deps.queue.sendBatch(work.slice(i, i + 100).map((r) => ({ body: { from: r.from, to: r.to } })));
+    for (let i = 0; i < work.length; i += limits.tradeIngest.queueSendBatch) {
+      await deps.queue.sendBatch(work.slice(i, i + limits.tradeIngest.queueSendBatch).map((r) => ({ body: { from: r.from, to: r.to } })));
     }
     // touch the stale ones so they are not handed out again before their consumer had a chance
     for (const r of stale) await markRange(db, r.from, "pending");

@@ -4,8 +4,6 @@
  */
 import type { Env } from "../env";
 import { servicesOf } from "../services";
-import { priceMints } from "../pricing/price-service";
-import { WSOL_MINT } from "../solana/well-known";
 import { computeTrendWindows } from "../trend/trend-windows";
 import { runIngestCron } from "./ingest-cron";
 import type { IngestDeps } from "./ingest-range";
@@ -17,11 +15,7 @@ function ingestDeps(env: Env, ctx: ExecutionContext): IngestDeps {
   return {
     db: env.DB,
     upstream: services.upstream,
-    async liveSolUsd() {
-      const deps = { rpc: services.upstream, db: env.DB, cache: services.priceCache, waitUntil: (p: Promise<unknown>) => ctx.waitUntil(p) };
-      const outcome = (await priceMints(deps, [WSOL_MINT])).get(WSOL_MINT);
-      return outcome?.ok ? Number(outcome.record.priceInUsd) : null;
-    },
+    liveSolUsd: () => services.prices.solUsd({ waitUntil: (p) => ctx.waitUntil(p) }),
   };
 }
 

@@ -135,7 +135,7 @@ export async function storeBlocks(db: D1Database, blocks: readonly StoredBlock[]
       const results = await db.batch(statementsFor(db, pending));
       return { stored: pending.length, rowsWritten: results.reduce((a, r) => a + (r.meta.rows_written ?? 0), 0) };
     } catch (err) {
-      if (!isDuplicateBlock(err) || attempt >= 3) throw err;
+      if (!isDuplicateBlock(err) || attempt >= limits.tradeIngest.storeRetries) throw err;
     }
   }
   return { stored: 0, rowsWritten: 0 };

@@ -12,7 +12,6 @@ import { assertAccountShape, type AccountBytes } from "../solana/accounts/accoun
 import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, sortedMintBytes } from "./pda";
 import { sqrtPriceX64Price } from "./pool-price";
-import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import type { DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLifecycleReader, SwappedPoolRoles } from "./types";
 import { completionEventReader, swapReservesAt } from "./instruction-readers";
 import { accountsAt, instructionTag } from "./instruction-tag";
@@ -91,16 +90,6 @@ export function decodeMeteoraDbcConfig(account: AccountBytes): MeteoraDbcConfig 
 export function findMeteoraDbcPoolAddress(config: Address, baseMint: Address, quoteMint: Address): Promise<Address> {
   const [low, high] = sortedMintBytes(baseMint, quoteMint);
   return findPda(METEORA_DBC_PROGRAM_ADDRESS, ["pool", addressBytes(config), high, low]);
-}
-
-/** The pool of a base mint, by scanning VirtualPools on base_mint. */
-export function meteoraDbcPoolQueries(baseMint: Address): ProgramAccountsQuery[] {
-  return [
-    {
-      programAddress: METEORA_DBC_PROGRAM_ADDRESS,
-      filters: [dataSizeFilter(METEORA_DBC_POOL_SIZE), memcmpFilter(BASE_MINT_OFFSET, baseMint)],
-    },
-  ];
 }
 
 type Related = "config";

@@ -21,7 +21,6 @@ import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda, u16Le } from "./pda";
 import { reservePrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
-import { memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles } from "./types";
 import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
@@ -115,19 +114,6 @@ export async function listPumpSwapPoolCandidates(
 ): Promise<PoolCandidate[]> {
   const creator = await findPumpPoolAuthorityAddress(mint);
   return pairCandidates("pumpswap", mint, quoteMints, [(quoteMint) => findPumpSwapPoolAddress(0, creator, mint, quoteMint)]);
-}
-
-/**
- * Non-canonical pools with `mint` as base are only found by scanning the program. Filtered on the
- * discriminator rather than a data size, because the Pool account has grown over time.
- */
-export function pumpSwapPoolQueries(mint: Address): ProgramAccountsQuery[] {
-  return [
-    {
-      programAddress: PUMP_AMM_PROGRAM_ADDRESS,
-      filters: [memcmpFilter(0, PUMPSWAP_POOL_DISCRIMINATOR), memcmpFilter(BASE_MINT_OFFSET, mint)],
-    },
-  ];
 }
 
 type Related = "baseVault" | "quoteVault";

@@ -9,7 +9,6 @@ import { assertAccountShape, type AccountBytes } from "../solana/accounts/accoun
 import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { addressBytes, findPda } from "./pda";
 import { netOfFees, reservePrice } from "./pool-price";
-import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { readVaultAmount } from "../solana/accounts/spl-token";
 import type { PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt } from "./instruction-tag";
@@ -66,14 +65,6 @@ export function findRaydiumAmmV4PoolAddress(market: Address): Promise<Address> {
     addressBytes(market),
     "amm_associated_seed",
   ]);
-}
-
-/** Pools of a mint on either side: two scans (coin_mint, then pc_mint). */
-export function raydiumAmmV4PoolQueries(mint: Address): ProgramAccountsQuery[] {
-  return [COIN_MINT_OFFSET, PC_MINT_OFFSET].map((offset) => ({
-    programAddress: RAYDIUM_AMM_V4_PROGRAM_ADDRESS,
-    filters: [dataSizeFilter(RAYDIUM_AMM_V4_POOL_SIZE), memcmpFilter(offset, mint)],
-  }));
 }
 
 type Related = "coinVault" | "pcVault";

@@ -9,7 +9,6 @@ import { assertAccountShape, type AccountBytes } from "../solana/accounts/accoun
 import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
 import { getFieldsDecoder } from "../solana/accounts/field-layout";
 import { netOfFees, reservePrice } from "./pool-price";
-import { dataSizeFilter, memcmpFilter, type ProgramAccountsQuery } from "./program-accounts-query";
 import { raydiumConfigPools } from "./raydium-config-pools";
 import { readVaultAmount } from "../solana/accounts/spl-token";
 import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles } from "./types";
@@ -91,14 +90,6 @@ export function listRaydiumCpmmPoolCandidates(
     quoteMints,
     configIndices.map((index) => async (quoteMint) => findRaydiumCpmmPoolAddress(await findRaydiumCpmmConfigAddress(index), mint, quoteMint)),
   );
-}
-
-/** The program also accepts a random keypair as pool address, so a complete search scans by mint. */
-export function raydiumCpmmPoolQueries(mint: Address): ProgramAccountsQuery[] {
-  return [MINT_0_OFFSET, MINT_1_OFFSET].map((offset) => ({
-    programAddress: RAYDIUM_CPMM_PROGRAM_ADDRESS,
-    filters: [dataSizeFilter(RAYDIUM_CPMM_POOL_SIZE), memcmpFilter(offset, mint)],
-  }));
 }
 
 type Related = "vault0" | "vault1";

@@ -15,12 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalnet, type Localnet } from "../../localnet/src/server";
 import type { WorldManifest } from "../../localnet/src/world/manifest";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import { sleep } from "../helpers/wait";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const screenshots = path.resolve(import.meta.dirname, "../../docs/screenshots");
 const password = "correct horse battery staple";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 let net: Localnet;
 let worker: ServedWorker;
 let profile: string;

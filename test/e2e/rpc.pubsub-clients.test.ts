@@ -9,6 +9,7 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, type AccountInfo, typ
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalnet, type Localnet } from "../../localnet/src/server.js";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import { sleep, until as poll } from "../helpers/wait";
 
 let net: Localnet;
 let worker: ServedWorker;
@@ -21,15 +22,9 @@ let venueProgram: string;
 
 const httpUrl = () => `${worker.origin}/rpc?x-api-key=${key}`;
 const wsUrl = () => `${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${key}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(done: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
+/** A condition, in the argument order this file reads best. */
+const until = (done: () => boolean, what: string, timeoutMs = 20_000) => poll(what, () => done() || undefined, timeoutMs);
 
 /** Subscriptions the node holds of `method` whose first param is `first` (compared as JSON). */
 async function upstreamSubscriptionsOf(method: string, first: unknown): Promise<number> {

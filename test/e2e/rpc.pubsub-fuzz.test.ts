@@ -19,14 +19,15 @@ import { limits } from "../../src/limits";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { startPubSubTap, type PubSubTap } from "./helpers/pubsub-tap";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
-import { openRecording, until, type RecordingClient } from "./helpers/ws-client";
+import { openRecording, type RecordingClient } from "./helpers/ws-client";
+import { until } from "../helpers/wait";
+import { sleep } from "../helpers/wait";
 
 let chain: TinyChain;
 let tap: PubSubTap;
 let worker: ServedWorker;
 let key: string;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rpcUrl = () => `${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${key}`;
 const json = JSON.stringify;
 

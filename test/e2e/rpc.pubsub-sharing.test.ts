@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import { until as poll } from "../helpers/wait";
 
 const CLIENTS = 1000;
 
@@ -38,13 +39,8 @@ async function open(url: string): Promise<Client> {
   return client;
 }
 
-async function until(done: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** A condition, in the argument order this file reads best. */
+const until = (done: () => boolean, what: string, timeoutMs = 20_000) => poll(what, () => done() || undefined, timeoutMs);
 
 /** What localnet holds now: `{method, params, count}` groups. */
 async function nodeSubscriptions(): Promise<{ method: string; params: unknown; count: number }[]> {

@@ -30,6 +30,7 @@ import { limits } from "../../src/limits";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { startPubSubTap, type PubSubTap } from "./helpers/pubsub-tap";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import { until as poll } from "../helpers/wait";
 
 let chain: TinyChain;
 let tap: PubSubTap;
@@ -41,13 +42,8 @@ let node: Connection;
 const httpUrl = () => `${worker.origin}/rpc?x-api-key=${key}`;
 const wsUrl = () => `${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${key}`;
 
-async function until(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** A condition, in the argument order this file reads best. */
+const until = (done: () => boolean, what: string, timeoutMs = 10_000) => poll(what, () => done() || undefined, timeoutMs);
 
 async function airdrop(to: PublicKey, amount: number): Promise<void> {
   const signature = await node.requestAirdrop(to, amount);

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startLocalnet, type Localnet } from "../../localnet/src/server";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import { sleep, until } from "../helpers/wait";
 
 interface Truth {
   signature: string;
@@ -37,8 +38,6 @@ interface Frame {
 
 const STABLE_OR_SOL = new Set(["So11111111111111111111111111111111111111112", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"]);
 const WINDOW_SLOTS = 150;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 let net: Localnet;
 let worker: ServedWorker;
 let key: string;
@@ -76,15 +75,6 @@ async function open(query: string): Promise<Client> {
   return { ws, frames, closed };
 }
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** Advances `slots` slots in steps, giving the tail time to follow (it polls every ~400 ms once caught up). */
 async function advance(slots: number): Promise<void> {

@@ -20,7 +20,9 @@ import { limits } from "../../src/limits";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { startPubSubTap, type PubSubTap } from "./helpers/pubsub-tap";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
-import { endClient, openRecording, until, type RecordingClient } from "./helpers/ws-client";
+import { endClient, openRecording, type RecordingClient } from "./helpers/ws-client";
+import { until } from "../helpers/wait";
+import { sleep } from "../helpers/wait";
 
 const { maxFrameBytes, maxBadFrames, tokensPerSubscription, messageBurst, messagesPerSecond, connectionsPerKeyPerShard } = limits.streams;
 
@@ -30,7 +32,6 @@ let worker: ServedWorker;
 let key: string;
 
 const wsUrl = (query = "") => `${worker.origin.replace(/^http/, "ws")}/ws?x-api-key=${key}${query}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const answers = (c: RecordingClient) => c.frames.filter((f) => f.type !== "heartbeat" && f.type !== "connected");
 
 async function connect(query = ""): Promise<RecordingClient> {

@@ -18,7 +18,8 @@ import { startLocalnet, type Localnet } from "../../localnet/src/server";
 import type { WorldManifest } from "../../localnet/src/world/manifest";
 import type { TokenWorld } from "../../localnet/src/world/world";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
-import { openRecording, until, type RecordingClient } from "./helpers/ws-client";
+import { openRecording, type RecordingClient } from "./helpers/ws-client";
+import { until } from "../helpers/wait";
 
 const WSOL = "So11111111111111111111111111111111111111112";
 /** The bound: a new AMM v4 or DBC pool prices within 5 s of its first block. */

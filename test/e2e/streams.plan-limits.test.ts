@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plans } from "../../src/accounts/plans";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
-import { openRecording, until, type RecordingClient, refusedUpgrade } from "./helpers/ws-client";
+import { openRecording, type RecordingClient, refusedUpgrade } from "./helpers/ws-client";
+import { until } from "../helpers/wait";
+import { newAccount } from "../helpers/ids";
 
 let chain: TinyChain;
 let worker: ServedWorker;
 const wsPath = () => `${worker.origin.replace(/^http/, "ws")}/ws`;
-const newAccount = () => `acct_w${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 const SOL = "So11111111111111111111111111111111111111112";
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const sixMints = [SOL, USDC, "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So"];

@@ -17,6 +17,14 @@ async function reply(res: Response): Promise<RpcReply> {
 
 export { rpcUrl } from "./worker";
 
+/**
+ * The localnet's URL under a name no other test uses: the worker keys its upstream breakers and caches by URL, so a
+ * test that trips or fills them on this one leaves the others' alone.
+ */
+export function freshUpstream(): string {
+  return `${env.LOCALNET_URL}/?case=${crypto.randomUUID()}`;
+}
+
 /** A JSON-RPC request object. */
 export function rpcRequest(method: string, params?: unknown[], id: unknown = 1): Record<string, unknown> {
   return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };

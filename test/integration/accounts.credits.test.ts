@@ -13,8 +13,8 @@ import type { AccountMeter } from "../../src/accounts/meter";
 import { flushAccountUsage } from "../../src/accounts/meter-client";
 import { limits } from "../../src/limits";
 import type { Plan } from "../../src/accounts/api-key-record";
+import { newAccount } from "../helpers/ids";
 
-const newAccount = () => `acct_c${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 let mints: string[] = [];
 
 beforeAll(async () => {

@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest";
 import { callWorker } from "../helpers/worker";
 import { newApiKey } from "../helpers/keys";
 import type { CustomLimits } from "../../src/accounts/plans";
+import { sleep } from "../helpers/wait";
+import { newAccount } from "../helpers/ids";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const newAccount = () => `acct_t${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 
 async function keysOf(account: string, n: number, limits: CustomLimits, plan: "free" | "pro" | "dev" = "pro"): Promise<string[]> {
   const keys: string[] = [];

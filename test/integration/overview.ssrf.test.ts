@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { limits } from "../../src/limits";
 import { fetchMetadataJson, type FetchLike } from "../../src/metadata/guarded-fetch";
 import { OverviewCaches, fetchTokenOverview } from "../../src/overview/overview-service";
+import { PriceService } from "../../src/pricing/price-service";
 import { tokenOverviewSchema } from "../../src/overview/overview-schema";
 import type { MetadataUriPolicy } from "../../src/metadata/uri-policy";
 import { findMetaplexMetadataAddress } from "../../src/solana/accounts/metaplex-metadata";
@@ -114,11 +115,12 @@ async function overviewWithUri(
   const cache = new PriceCache(60_000, limits.maxStaleMs);
   cache.put(priceCacheKey("auto", mint, undefined), seededPrice(mint), () => undefined);
   const pending: Promise<unknown>[] = [];
+  const upstream = scriptedUpstream(accounts);
   const overview = await fetchTokenOverview(
     {
-      upstream: scriptedUpstream(accounts),
+      upstream,
       caches: new OverviewCaches(),
-      price: { db: env.DB, cache },
+      prices: new PriceService({ rpc: upstream, db: env.DB, cache }),
       priceTtlMs: 1000,
       metadataPolicy,
       metadataFetch: { fetchImpl, timeoutMs: 1000 },

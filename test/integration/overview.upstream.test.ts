@@ -33,7 +33,7 @@ async function countedOverview(mint: string): Promise<{ status: number; requests
 /** Makes the next overview of `mint` cold: its own parts and its price record, in the isolate and the Cache API. */
 async function forgetEverything(mint: string): Promise<void> {
   await servicesOf(env).overviewCaches.forget(mint as Address);
-  servicesOf(env).priceCache.clearLocal();
+  servicesOf(env).prices.cache.clearLocal();
   await caches.default.delete(priceCacheKey("auto", mint, undefined));
 }
 

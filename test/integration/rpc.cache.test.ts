@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { objectMemberSpans, skipWhitespace, sliceSpan } from "../../src/json/json-spans";
 import { newApiKey } from "../helpers/keys";
 import { advance, chainRpc, upstreamRequests } from "../helpers/localnet";
-import { postDirect, postRpcWithEnv, rpcRequest } from "../helpers/rpc";
+import { freshUpstream, postDirect, postRpcWithEnv, rpcRequest } from "../helpers/rpc";
 
 /**
  * Immutable results in the Cache API: only final answers, served byte-identical to what the node sent.
@@ -14,10 +13,6 @@ import { postDirect, postRpcWithEnv, rpcRequest } from "../helpers/rpc";
 let key: string;
 let finalized: number;
 let finalizedBlock: number;
-
-function freshUpstream(): string {
-  return `${env.LOCALNET_URL}/?cache=${crypto.randomUUID()}`;
-}
 
 /** Sends `body` with its own request id (waiting for cache writes) and tells how many upstream calls it made. */
 async function send(upstream: string, body: unknown) {

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { newApiKey } from "../helpers/keys";
 import { upstreamRequests } from "../helpers/localnet";
-import { armFault, clearFaults, postRpc, postRpcWithEnv, rpcRequest } from "../helpers/rpc";
+import { armFault, clearFaults, freshUpstream, postRpc, postRpcWithEnv, rpcRequest } from "../helpers/rpc";
 
 /**
  * Upstream faults, injected with localnet's /__localnet/faults (or a fetch spy where localnet has no such mode).
@@ -15,12 +14,6 @@ import { armFault, clearFaults, postRpc, postRpcWithEnv, rpcRequest } from "../h
 
 const method = "getEpochInfo";
 let key: string;
-let caseNo = 0;
-
-/** A fresh upstream URL for localnet: same node, its own circuit. */
-function freshUpstream(): string {
-  return `${env.LOCALNET_URL}/?case=${++caseNo}-${crypto.randomUUID()}`;
-}
 
 async function call(upstreamUrl: string, body: unknown = rpcRequest(method), extraEnv: Record<string, string> = {}) {
   const started = Date.now();

@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { limits } from "../../src/limits";
 import { newApiKey } from "../helpers/keys";
 import { upstreamRequests, world } from "../helpers/localnet";
-import { postRpcWithEnv, rpcRequest } from "../helpers/rpc";
+import { freshUpstream, postRpcWithEnv, rpcRequest } from "../helpers/rpc";
 import { callWorker } from "../helpers/worker";
 
 /**
@@ -16,10 +15,6 @@ import { callWorker } from "../helpers/worker";
 const key32 = "So11111111111111111111111111111111111111112";
 const tokenProgram = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 let key: string;
-
-function freshUpstream(): string {
-  return `${env.LOCALNET_URL}/?rules=${crypto.randomUUID()}`;
-}
 
 async function call(upstream: string, body: unknown) {
   const reply = await postRpcWithEnv({ UPSTREAM_RPC_URL: upstream }, key, body);

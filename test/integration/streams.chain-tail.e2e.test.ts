@@ -11,6 +11,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../helpers/keys";
 import { advance, chainRpc } from "../helpers/localnet";
+import { sleep, until as poll } from "../helpers/wait";
 
 interface Truth {
   signature: string;
@@ -31,20 +32,13 @@ interface Frame {
 const STABLE_OR_SOL = new Set(["So11111111111111111111111111111111111111112", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"]);
 const tail = () => env.CHAIN_TAIL.get(env.CHAIN_TAIL.idFromName("chain-tail"));
 const confirmedSlot = () => chainRpc<number>("getSlot", [{ commitment: "confirmed" }]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The tail moves at localnet's slot pace: up to a minute, asked every 250 ms. */
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => poll(what, probe, 60_000, 250);
 
 async function truthIn(from: number, to: number): Promise<Truth[]> {
   return ((await (await fetch(`${env.LOCALNET_URL}/__localnet/trades?from=${from}&to=${to}`)).json()) as { trades: Truth[] }).trades;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, tries = 240): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await sleep(250);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const frames: Frame[] = [];
 let ws: WebSocket;

@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startTinyChain, type TinyChain } from "./helpers/local-chain.js";
 import { TOKEN_PROGRAM } from "./helpers/tiny-world.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from "../helpers/wait";
 
 /** Waits until `done()` holds, producing a slot each round (manual mode) so the chain moves while we wait. */
 async function until(chain: TinyChain, done: () => boolean, rounds = 200): Promise<void> {

@@ -3,6 +3,7 @@
  * tests that watch a socket over time (streams, PubSub through /rpc).
  */
 import WebSocket from "ws";
+import { sleep, until } from "../../helpers/wait";
 
 export interface RecordingClient {
   ws: WebSocket;
@@ -15,18 +16,6 @@ export interface RecordingClient {
   frame(what: string, match: (f: any) => boolean, timeoutMs?: number, from?: number): Promise<any>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `probe` every 20 ms until it returns something other than undefined. */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** Opens `url` (with optional headers) and resolves once the socket is open. */
 export async function openRecording(url: string, headers: Record<string, string> = {}): Promise<RecordingClient> {

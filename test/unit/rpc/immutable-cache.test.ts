@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cacheCandidate, canonicalJson } from "../../../src/rpc/immutable-cache";
+import { canonicalJson } from "../../../src/rpc/canonical-json";
+import { cacheCandidate } from "../../../src/rpc/immutable-cache";
 import { validateCall, type ValidatedCall } from "../../../src/rpc/methods";
 import { configOf } from "../../../src/config";
 

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEFAULT_CRON_INTERVAL_MS, parseCronInterval, SCHEDULED_PATH, startCronDriver, type CronDriver } from "../../../scripts/lib/cron-driver";
+import { sleep } from "../../helpers/wait";
 
 let server: Server | undefined;
 let driver: CronDriver | undefined;
@@ -21,8 +22,6 @@ async function fakeWorker(handle: (req: IncomingMessage, res: ServerResponse) =>
   await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("cron driver (npm start)", () => {
   it("runs the scheduled handler at once, then every interval, on wrangler dev's scheduled route", async () => {

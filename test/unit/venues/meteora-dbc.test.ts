@@ -5,7 +5,6 @@ import {
   decodeMeteoraDbcConfig,
   decodeMeteoraDbcPool,
   findMeteoraDbcPoolAddress,
-  meteoraDbcPoolQueries,
   priceFromMeteoraDbcPool,
   requiredAccountsForMeteoraDbcPool,
 } from "../../../src/venues/meteora-dbc";
@@ -66,13 +65,6 @@ describe("Meteora DBC derivation", () => {
     expect(pool).toBe("CQLuGpgxg5qmuw5BnHCG8zHquKn3jxXuVrgSLYGBk48t");
   });
 
-  it("finds a base mint's pool by scanning base_mint at 136", () => {
-    const mint = address("QS4QLW6vZWMmQE3j3LAnGfCZbXWbVfDuVDeVfgT2dzM");
-    expect(meteoraDbcPoolQueries(mint)[0]!.filters).toEqual([
-      { dataSize: 424n },
-      { memcmp: { offset: 136n, bytes: mint, encoding: "base58" } },
-    ]);
-  });
 });
 
 describe("Meteora DBC pricing", () => {

@@ -7,7 +7,6 @@ import {
   findPumpSwapPoolAddress,
   listPumpSwapPoolCandidates,
   priceFromPumpSwapPool,
-  pumpSwapPoolQueries,
   requiredAccountsForPumpSwapPool,
 } from "../../../src/venues/pumpswap-pool";
 import { loadAccountFixture, ratioToNumber, relErr, sourceField, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
@@ -142,11 +141,4 @@ describe("PumpSwap pool", () => {
     expect(() => priceFromPumpSwapPool(pool, related, decimalsOf)).toThrow(/mismatch/);
   });
 
-  it("scans non-canonical pools by discriminator and base_mint", () => {
-    const [query] = pumpSwapPoolQueries(BASE);
-    expect(query!.filters).toEqual([
-      { memcmp: { offset: 0n, bytes: "hQrXeCntzbV", encoding: "base58" } },
-      { memcmp: { offset: 43n, bytes: BASE, encoding: "base58" } },
-    ]);
-  });
 });

@@ -5,7 +5,6 @@ import {
   decodeRaydiumAmmV4Pool,
   findRaydiumAmmV4PoolAddress,
   priceFromRaydiumAmmV4Pool,
-  raydiumAmmV4PoolQueries,
   requiredAccountsForRaydiumAmmV4Pool,
 } from "../../../src/venues/raydium-amm-v4";
 import { loadAccountFixture, ratioToNumber, relErr, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
@@ -74,13 +73,6 @@ describe("Raydium AMM v4 derivation", () => {
     expect(await findRaydiumAmmV4PoolAddress(market(solUsdc))).not.toBe(solUsdc.address);
   });
 
-  it("finds pools of a mint with two scans (coin side, pc side)", () => {
-    const queries = raydiumAmmV4PoolQueries(WSOL_MINT);
-    expect(queries.map((q) => q.filters)).toEqual([
-      [{ dataSize: 752n }, { memcmp: { offset: 400n, bytes: WSOL_MINT, encoding: "base58" } }],
-      [{ dataSize: 752n }, { memcmp: { offset: 432n, bytes: WSOL_MINT, encoding: "base58" } }],
-    ]);
-  });
 });
 
 describe("Raydium AMM v4 pricing", () => {

@@ -7,7 +7,6 @@ import {
   findRaydiumCpmmPoolAddress,
   listRaydiumCpmmPoolCandidates,
   priceFromRaydiumCpmmPool,
-  raydiumCpmmPoolQueries,
   requiredAccountsForRaydiumCpmmPool,
 } from "../../../src/venues/raydium-cpmm";
 import { loadAccountFixture, ratioToNumber, relErr, syntheticTokenAccount, withData, withOwner } from "../../helpers/fixtures";
@@ -71,12 +70,6 @@ describe("Raydium CPMM derivation", () => {
     expect(candidates).toContainEqual({ pool: fixture.address, kind: "raydium-cpmm", quoteMint: WSOL_MINT });
   });
 
-  it("offers a scan for non-PDA pools on both mint offsets", () => {
-    expect(raydiumCpmmPoolQueries(BONK).map((q) => q.filters[1])).toEqual([
-      { memcmp: { offset: 168n, bytes: BONK, encoding: "base58" } },
-      { memcmp: { offset: 200n, bytes: BONK, encoding: "base58" } },
-    ]);
-  });
 });
 
 describe("Raydium CPMM pricing", () => {
