@@ -141,7 +141,8 @@ export class StreamRoomState {
   private readonly sockets = new Map<RoomSocket, SocketState>();
   private readonly subs = new Map<string, Subscription>();
   private readonly topicIndex = new Map<string, Set<Subscription>>();
-  private topicsKey = "";
+  /** the topics the tail was last told (joined), null when unknown: the next check tells it again */
+  private topicsKey: string | null = "";
   private lastHeartbeat = 0;
 
   constructor(private readonly deps: RoomDeps) {}
@@ -150,6 +151,10 @@ export class StreamRoomState {
   restore(sockets: RoomSocket[]): { sockets: number; subscriptions: number; detached: number } {
     const now = this.deps.now();
     const rows = new Map(this.deps.store.all().map((row) => [row.id, row]));
+    // The tail has the topics of every stored subscription, expired ones included (they expire below, unannounced): the
+    // next change check (the alarm that woke the room, a subscribe) then tells it what is left.
+    const told = new Set<string>();
+    for (const row of rows.values()) for (const topic of topicsOf(row.kind, row.tokens)) told.add(topic);
     for (const ws of sockets) {
       const parsed = socketAttachmentSchema.safeParse(safely(() => ws.deserializeAttachment()));
       if (!parsed.success) {
@@ -187,7 +192,7 @@ export class StreamRoomState {
       detached++;
     }
     // The tail had these topics before the room slept: only a change is sent.
-    this.topicsKey = this.currentTopics().join("\n");
+    this.topicsKey = [...told].sort().join("\n");
     return { sockets: this.sockets.size, subscriptions: this.subs.size, detached };
   }
 
@@ -271,10 +276,14 @@ export class StreamRoomState {
     /** subscriptions waiting for a resume: their seq is written down, so a restart cannot number an event twice */
     const waiting = new Set<Subscription>();
     let seen: Map<Subscription, Set<string>> | undefined;
+    let staleAtTail = false;
     for (const event of events) {
       // A gap concerns every subscription of the room: each gets it in its numbered stream.
       const subscribers = event.kind === "gap" ? this.subs.values() : this.topicIndex.get(event.topic);
-      if (subscribers === undefined) continue;
+      if (subscribers === undefined) {
+        staleAtTail = true;
+        continue;
+      }
       const dataJson = JSON.stringify(event.data);
       for (const sub of subscribers) {
         if (event.kind !== "gap" && subscriptionKinds[sub.kind].event !== event.kind) continue;
@@ -308,6 +317,12 @@ export class StreamRoomState {
       if (st !== undefined) this.saveAttachment(ws, st);
     }
     for (const sub of waiting) this.deps.store.put(rowOf(sub));
+    if (staleAtTail) {
+      // The tail published a topic no subscription here has: its copy of our topics is stale (a lost or late
+      // setTopics). Registering them again, whatever we sent last, keeps it from following topics nobody wants.
+      this.topicsKey = null;
+      this.noteTopics();
+    }
   }
 
   /**
@@ -542,8 +557,7 @@ export class StreamRoomState {
   }
 
   private addSubscription(row: SubscriptionRow, ws: RoomSocket | null): Subscription {
-    const { topicPrefix } = subscriptionKinds[row.kind];
-    const topics = row.kind === "subscribeNewpair" ? [topicPrefix] : row.tokens.map((token) => `${topicPrefix}${token}`);
+    const topics = topicsOf(row.kind, row.tokens);
     const sub: Subscription = {
       id: row.id,
       account: row.account,
@@ -582,6 +596,12 @@ export class StreamRoomState {
     this.topicsKey = key;
     this.deps.topicsChanged(topics);
   }
+}
+
+/** The chain tail's topics of a subscription. */
+function topicsOf(kind: SubscribeMethod, tokens: readonly string[]): string[] {
+  const { topicPrefix } = subscriptionKinds[kind];
+  return kind === "subscribeNewpair" ? [topicPrefix] : tokens.map((token) => `${topicPrefix}${token}`);
 }
 
 function rowOf(sub: Subscription): SubscriptionRow {

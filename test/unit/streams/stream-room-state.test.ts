@@ -484,6 +484,37 @@ describe("hibernation: a woken room restores subscriptions from the sockets' att
     ]);
   });
 
+  it("a room that wakes after its last subscriptions' resume window tells the tail it has no topics (else the tail never goes idle)", async () => {
+    // Given a room whose only socket closed, so its subscription waits for a resume, and then the room slept
+    const before = new StreamRoomState(deps());
+    const ws = connected(before);
+    await subscribe(before, ws, "subscribeTrade", [MINT_A]);
+    before.closed(ws);
+    expect(topics.at(-1)).toEqual([`trade:${MINT_A}`]);
+    // When it wakes (its alarm) after the resume window: the restore drops the expired subscription
+    clock += limits.streams.resumeWindowMs + 1;
+    const after = new StreamRoomState(deps());
+    expect(after.restore([])).toEqual({ sockets: 0, subscriptions: 0, detached: 0 });
+    after.alarm();
+    // Then the tail is told the room wants nothing
+    expect(topics.at(-1)).toEqual([]);
+  });
+
+  it("a publish of a topic the room no longer has tells the tail its topics again (the tail's copy went stale)", async () => {
+    // Given a room with no subscription left whose tail still has an old registration (a lost setTopics)
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    const id = await subscribe(room, ws, "subscribeTrade", [MINT_A]);
+    await room.message(ws, JSON.stringify({ method: "unsubscribeTrade", unsubscribeId: id }));
+    const told = topics.length;
+    // When the tail publishes for the old topic
+    room.publish(trade(MINT_A, 1));
+    // Then the room registers its real topics again (none), and nothing was sent to the socket
+    expect(topics.length).toBe(told + 1);
+    expect(topics.at(-1)).toEqual([]);
+    expect(ws.take().filter((f) => f.type === "trade")).toEqual([]);
+  });
+
   it("a socket whose attachment is not ours is closed, never served", () => {
     const room = new StreamRoomState(deps());
     const stranger = new FakeSocket();
