@@ -7,7 +7,7 @@
  * drives it with plain values.
  */
 import { limits } from "../limits";
-import { eventsForRoom, topicPattern } from "./stream-event-builders";
+import { eventsForRoom, priceTopic, topicPattern } from "./stream-event-builders";
 import type { StreamEvent } from "./stream-events";
 
 /** Where a run starts, from the stored cursor and the chain's confirmed tip. */
@@ -208,7 +208,7 @@ export class ChainTailState {
    * the same chain tip, and the same record is pushed once. Mints no room wants any more are forgotten.
    */
   newPrices<R extends { ca: string; slot: number }>(records: readonly R[], wanted: ReadonlySet<string>): R[] {
-    for (const mint of this.pricedAtSlot.keys()) if (!wanted.has(`price:${mint}`)) this.pricedAtSlot.delete(mint);
+    for (const mint of this.pricedAtSlot.keys()) if (!wanted.has(priceTopic(mint))) this.pricedAtSlot.delete(mint);
     const out: R[] = [];
     for (const record of records) {
       if ((this.pricedAtSlot.get(record.ca) ?? -1) >= record.slot) continue;
