@@ -7,8 +7,8 @@
  * drives it with plain values.
  */
 import { limits } from "../limits";
-import { eventsForRoom, priceTopic, topicPattern } from "./stream-event-builders";
-import type { StreamEvent } from "./stream-events";
+import { eventsForRoom, priceTopic } from "./stream-event-builders";
+import { topicPattern, type StreamEvent } from "./stream-events";
 
 /** Where a run starts, from the stored cursor and the chain's confirmed tip. */
 export type RunStart =

@@ -13,18 +13,18 @@
  */
 import { z } from "zod/mini";
 import { limits } from "../limits";
-import type { StreamEvent } from "./stream-events";
+import { eventIdentity, streamKinds, topicOf, type StreamEvent, type StreamKind } from "./stream-events";
 import { ResumeRing, type RingEntry } from "./stream-resume-ring";
-import { socketIdOf } from "./stream-shard";
+import { apiKeyDigest, sameDigest, socketIdOf } from "./stream-shard";
 import {
   closeCodes,
   errorFrame,
   eventFrameText,
   isRefusal,
+  kindOfSubscribeMethod,
   pongText,
   readClientFrame,
   subscriptionIdPattern,
-  subscriptionKinds,
   type ClientMessage,
   type SubscribeMethod,
 } from "./stream-protocol";
@@ -51,6 +51,8 @@ export const socketAttachmentSchema = z.object({
   s: z.array(z.tuple([z.string(), z.number()])),
   /** the plan's tokens per subscription (absent: the service's cap) */
   t: z.optional(z.number()),
+  /** the SHA-256 of the socket's key (apiKeyDigest; absent: not known yet, the next key in a message is taken) */
+  h: z.optional(z.string()),
 });
 export type SocketAttachment = z.infer<typeof socketAttachmentSchema>;
 
@@ -95,6 +97,11 @@ export interface RoomDeps {
   released?(account: string, socketId: string): void;
   /** The room's union of topics changed (sorted). */
   topicsChanged(topics: string[]): void;
+  /**
+   * The current state of `tokens` for a new subscription of a kind with a snapshot (`streamKinds[kind].snapshot`: a
+   * price subscription's current records, as REST answers them). Absent: no snapshot. A token it cannot give is left out.
+   */
+  snapshot?(kind: StreamKind, tokens: readonly string[]): Promise<StreamEvent[]>;
   /** When the socket last had an app ping auto-answered (ms), if ever. */
   lastPingAt(ws: RoomSocket): number | null;
   /** A fresh subscription id (12 hex chars). */
@@ -105,7 +112,12 @@ export interface RoomDeps {
 interface Subscription {
   id: string;
   account: string;
+  /** as stored (the subscribe method) */
   kind: SubscribeMethod;
+  /** the kind of events it streams */
+  stream: StreamKind;
+  /** topics still waiting for their snapshot: a live event of one first makes its snapshot stale (it is skipped) */
+  snapshotPending?: Set<string>;
   tokens: string[];
   topics: string[];
   seq: number;
@@ -121,8 +133,12 @@ interface SocketState {
   account: string | null;
   /** the plan's tokens per subscription */
   tokensCap: number;
+  /** the SHA-256 of its key (apiKeyDigest), null until known */
+  keyDigest: string | null;
   authDeadline: number;
   authPending: boolean;
+  /** a key check in progress (with the rest of its message): later messages wait for it, in arrival order */
+  authing: Promise<void> | null;
   subs: Map<string, Subscription>;
   bucket: number;
   bucketAt: number;
@@ -130,12 +146,6 @@ interface SocketState {
   unackedBytes: number;
   lastHeardAt: number;
 }
-
-const unsubscribeKinds: Record<string, SubscribeMethod> = {
-  unsubscribePrice: "subscribePrice",
-  unsubscribeTrade: "subscribeTrade",
-  unsubscribeWallet: "subscribeWallet",
-};
 
 export class StreamRoomState {
   private readonly sockets = new Map<RoomSocket, SocketState>();
@@ -163,7 +173,7 @@ export class StreamRoomState {
         continue;
       }
       const attachment = parsed.data;
-      const st = this.newSocketState(attachment.c, attachment.k, attachment.a, attachment.d, now, attachment.t);
+      const st = this.newSocketState(attachment.c, attachment.k, attachment.a, attachment.d, now, attachment.t, attachment.h ?? null);
       this.sockets.set(ws, st);
       for (const [id, seq] of attachment.s) {
         const row = rows.get(id);
@@ -208,9 +218,9 @@ export class StreamRoomState {
   }
 
   /** A socket just accepted: `account` when its key was checked before the upgrade, else it has `authTimeoutMs` to send one. */
-  accept(ws: RoomSocket, connectionId: string, account: string | null, tokensCap?: number, socketId: string = socketIdOf(connectionId)): void {
+  accept(ws: RoomSocket, connectionId: string, account: string | null, tokensCap?: number, socketId: string = socketIdOf(connectionId), keyDigest: string | null = null): void {
     const now = this.deps.now();
-    const st = this.newSocketState(connectionId, socketId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now, tokensCap);
+    const st = this.newSocketState(connectionId, socketId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now, tokensCap, account === null ? null : keyDigest);
     this.sockets.set(ws, st);
     this.saveAttachment(ws, st);
     if (account !== null) this.send(ws, st, JSON.stringify({ type: "connected", connectionId }));
@@ -230,27 +240,52 @@ export class StreamRoomState {
 
     const read = readClientFrame(frame);
     if (isRefusal(read)) return this.strike(ws, st, read.refused, read.oversize);
-    if (st.account === null) return this.unauthenticated(ws, st, read);
+    // A key check in progress: this message waits for it (a client that sends its key in every message sends them back
+    // to back), then is read as the socket now stands. Waiters resume in arrival order.
+    while (st.authing !== null) {
+      await st.authing;
+      if (!this.sockets.has(ws)) return;
+    }
+    if (st.account === null) {
+      if (read.apiKey === undefined) return this.strike(ws, st, 'Not authenticated: send {"apiKey":"<key>"} first');
+      st.authing = this.authenticateThenHandle(ws, st, read, read.apiKey).finally(() => {
+        st.authing = null;
+      });
+      return st.authing;
+    }
+    if (read.apiKey !== undefined && !this.isSocketKey(ws, st, read.apiKey)) return this.strike(ws, st, "Already authenticated with another API key");
+    return this.handle(ws, st, read);
+  }
+
+  /** A message of an authenticated socket. */
+  private async handle(ws: RoomSocket, st: SocketState, read: ClientMessage): Promise<void> {
     switch (read.method) {
       case "auth":
-        return this.strike(ws, st, "Already authenticated");
+        // The socket's own key again (CoinVera's clients repeat it): accepted, and answered as the first one was.
+        return this.send(ws, st, JSON.stringify({ type: "connected", connectionId: st.connectionId }));
       case "ping":
         return this.send(ws, st, pongText);
-      case "subscribePrice":
-      case "subscribeTrade":
-      case "subscribeWallet":
-        return this.subscribe(ws, st, read.method, [...new Set(read.tokens)]);
-      case "subscribeNewpair":
-        return this.subscribe(ws, st, "subscribeNewpair", []);
-      case "unsubscribePrice":
-      case "unsubscribeTrade":
-      case "unsubscribeWallet":
-        return this.unsubscribe(ws, st, read.method, read.unsubscribeId);
-      case "unsubscribeNewpair":
-        return this.unsubscribeNewpair(ws, st);
+      case "subscribe": {
+        const sub = this.subscribe(ws, st, read.kind, [...new Set(read.tokens)]);
+        if (sub !== undefined) await this.sendSnapshot(sub);
+        return;
+      }
+      case "unsubscribe":
+        return streamKinds[read.kind].addressed ? this.unsubscribe(ws, st, read.kind, read.unsubscribeId ?? "") : this.unsubscribeAll(ws, st, read.kind);
       case "resume":
         return this.resume(ws, st, read.subscribeId, read.fromSeq);
     }
+  }
+
+  /** Whether `apiKey` is the socket's key; a socket whose key digest is not known (an older attachment) takes this one. */
+  private isSocketKey(ws: RoomSocket, st: SocketState, apiKey: string): boolean {
+    const digest = apiKeyDigest(apiKey);
+    if (st.keyDigest === null) {
+      st.keyDigest = digest;
+      this.saveAttachment(ws, st);
+      return true;
+    }
+    return sameDigest(st.keyDigest, digest);
   }
 
   /** The socket closed (or failed): its subscriptions wait `resumeWindowMs` to be resumed, still numbering events. */
@@ -286,7 +321,9 @@ export class StreamRoomState {
       }
       const dataJson = JSON.stringify(event.data);
       for (const sub of subscribers) {
-        if (event.kind !== "gap" && subscriptionKinds[sub.kind].event !== event.kind) continue;
+        if (event.kind !== "gap" && sub.stream !== event.kind) continue;
+        // a live event before the snapshot: the snapshot of this topic would be older, so it is not sent
+        sub.snapshotPending?.delete(event.topic);
         // A trade is published under its mint and its wallet: a subscription holding both gets it once.
         if (sub.topics.length > 1) {
           seen ??= new Map();
@@ -296,20 +333,9 @@ export class StreamRoomState {
           if (keys.has(key)) continue;
           keys.add(key);
         }
-        sub.seq++;
-        const type = event.kind === "gap" ? "gap" : subscriptionKinds[sub.kind].event;
-        sub.ring.push({ seq: sub.seq, at: now, type, dataJson });
-        sub.ring.expire(now);
-        const ws = sub.socket;
-        if (ws === null) {
-          waiting.add(sub);
-          this.deps.store.keepEvents(sub.id, [{ seq: sub.seq, at: now, type, dataJson }]);
-          continue;
-        }
-        const st = this.sockets.get(ws);
-        if (st === undefined) continue;
-        touched.add(ws);
-        this.sendEvent(ws, st, eventFrameText(type, sub.id, sub.seq, dataJson));
+        const ws = this.deliver(sub, event.kind, dataJson, now);
+        if (ws === null) waiting.add(sub);
+        else if (ws !== undefined) touched.add(ws);
       }
     }
     for (const ws of touched) {
@@ -323,6 +349,54 @@ export class StreamRoomState {
       this.topicsKey = null;
       this.noteTopics();
     }
+  }
+
+  /**
+   * One event to one subscription: numbered, kept for a resume, sent (or written down while its socket is away).
+   * Returns the socket it went to, null when it waits for a resume, undefined when its socket is gone.
+   */
+  private deliver(sub: Subscription, type: string, dataJson: string, now: number): RoomSocket | null | undefined {
+    sub.seq++;
+    sub.ring.push({ seq: sub.seq, at: now, type, dataJson });
+    sub.ring.expire(now);
+    const ws = sub.socket;
+    if (ws === null) {
+      this.deps.store.keepEvents(sub.id, [{ seq: sub.seq, at: now, type, dataJson }]);
+      return null;
+    }
+    const st = this.sockets.get(ws);
+    if (st === undefined) return undefined;
+    this.sendEvent(ws, st, eventFrameText(type, sub.id, sub.seq, dataJson));
+    return ws;
+  }
+
+  /**
+   * A new subscription of a kind with a snapshot gets the current state of its tokens at once (numbered like any
+   * event: a resume replays it), then changes as they come. A token whose live event came first gets no snapshot (it
+   * would be older); one the snapshot cannot give is left out (logged).
+   */
+  private async sendSnapshot(sub: Subscription): Promise<void> {
+    if (!streamKinds[sub.stream].snapshot || this.deps.snapshot === undefined) return;
+    sub.snapshotPending = new Set(sub.topics);
+    let events: StreamEvent[];
+    try {
+      events = await this.deps.snapshot(sub.stream, sub.tokens);
+    } catch (err) {
+      this.deps.log("warn", { room: "stream", event: "snapshot-failed", subscribeId: sub.id, error: err instanceof Error ? err.message : String(err) });
+      events = [];
+    }
+    const pending = sub.snapshotPending;
+    sub.snapshotPending = undefined;
+    if (this.subs.get(sub.id) !== sub) return;
+    const now = this.deps.now();
+    for (const event of events) {
+      if (event.kind !== sub.stream || !pending.delete(event.topic)) continue;
+      this.deliver(sub, event.kind, JSON.stringify(event.data), now);
+    }
+    const ws = sub.socket;
+    const st = ws === null ? undefined : this.sockets.get(ws);
+    if (ws !== null && st !== undefined) this.saveAttachment(ws, st);
+    else if (ws === null) this.deps.store.put(rowOf(sub));
   }
 
   /**
@@ -370,13 +444,15 @@ export class StreamRoomState {
 
   // ---- messages ----
 
-  private async unauthenticated(ws: RoomSocket, st: SocketState, read: ClientMessage): Promise<void> {
-    if (read.method !== "auth") return this.strike(ws, st, 'Not authenticated: send {"apiKey":"<key>"} first');
-    if (st.authPending) return this.strike(ws, st, "Authentication in progress");
+  /**
+   * The first key of a socket, in `{"apiKey"}` or in any message (CoinVera's form): checked, admitted by the plan, then
+   * `connected`, then the rest of the message. A bad key closes the socket (1008), as at the upgrade.
+   */
+  private async authenticateThenHandle(ws: RoomSocket, st: SocketState, read: ClientMessage, apiKey: string): Promise<void> {
     st.authPending = true;
     let account: string | null;
     try {
-      account = await this.deps.authenticate(read.apiKey);
+      account = await this.deps.authenticate(apiKey);
     } catch (err) {
       // Our side failed (KV), not the key: say so and let the client try again (not counted against it).
       this.deps.log("error", { room: "stream", event: "key-check-failed", connectionId: st.connectionId, error: err instanceof Error ? err.message : String(err) });
@@ -406,29 +482,41 @@ export class StreamRoomState {
     if (!admitted.ok) return this.dropSocket(ws, closeCodes.policy, admitted.message);
     st.tokensCap = admitted.tokensCap;
     st.account = account;
+    st.keyDigest = apiKeyDigest(apiKey);
     st.authDeadline = 0;
     this.saveAttachment(ws, st);
     this.send(ws, st, JSON.stringify({ type: "connected", connectionId: st.connectionId }));
+    if (read.method !== "auth") return this.handle(ws, st, read);
   }
 
-  private subscribe(ws: RoomSocket, st: SocketState, kind: SubscribeMethod, tokens: string[]): void {
-    if (tokens.length > st.tokensCap) return this.strike(ws, st, `Too many tokens for your plan; max ${st.tokensCap} per subscription`);
+  /** A new subscription (acked), or undefined when refused. */
+  private subscribe(ws: RoomSocket, st: SocketState, kind: StreamKind, tokens: string[]): Subscription | undefined {
+    if (tokens.length > st.tokensCap) {
+      this.strike(ws, st, `Too many tokens for your plan; max ${st.tokensCap} per subscription`);
+      return undefined;
+    }
     if (st.subs.size >= limits.streams.subscriptionsPerSocket) {
-      return this.strike(ws, st, `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}`);
+      this.strike(ws, st, `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}`);
+      return undefined;
     }
     let id = this.deps.newId();
     while (this.subs.has(id)) id = this.deps.newId();
-    const row: SubscriptionRow = { id, account: st.account!, kind, tokens, seq: 0, detachedAt: null };
+    const method = streamKinds[kind].subscribe;
+    const row: SubscriptionRow = { id, account: st.account!, kind: method, tokens, seq: 0, detachedAt: null };
     this.deps.store.put(row);
-    st.subs.set(id, this.addSubscription(row, ws));
+    const sub = this.addSubscription(row, ws);
+    st.subs.set(id, sub);
     this.saveAttachment(ws, st);
-    this.send(ws, st, JSON.stringify({ type: kind, status: "success", tokens, subscribeId: id }));
+    this.send(ws, st, JSON.stringify({ type: method, status: "success", tokens, subscribeId: id }));
     this.noteTopics();
+    return sub;
   }
 
-  private unsubscribe(ws: RoomSocket, st: SocketState, method: string, id: string): void {
+  /** Ends one subscription of a kind with addresses, by its id. */
+  private unsubscribe(ws: RoomSocket, st: SocketState, kind: StreamKind, id: string): void {
+    const method = streamKinds[kind].unsubscribe;
     const sub = st.subs.get(id);
-    if (sub === undefined || sub.kind !== unsubscribeKinds[method]) return this.strike(ws, st, `Unknown unsubscribeId for ${method}: ${id.slice(0, 64)}`);
+    if (sub === undefined || sub.stream !== kind) return this.strike(ws, st, `Unknown unsubscribeId for ${method}: ${id.slice(0, 64)}`);
     st.subs.delete(id);
     this.removeSubscription(sub);
     this.saveAttachment(ws, st);
@@ -436,15 +524,17 @@ export class StreamRoomState {
     this.noteTopics();
   }
 
-  private unsubscribeNewpair(ws: RoomSocket, st: SocketState): void {
-    const ended = [...st.subs.values()].filter((sub) => sub.kind === "subscribeNewpair");
-    if (ended.length === 0) return this.strike(ws, st, "No subscribeNewpair subscription on this connection");
+  /** Ends every subscription of the connection of a kind without addresses (they are named by no id). */
+  private unsubscribeAll(ws: RoomSocket, st: SocketState, kind: StreamKind): void {
+    const { subscribe, unsubscribe } = streamKinds[kind];
+    const ended = [...st.subs.values()].filter((sub) => sub.stream === kind);
+    if (ended.length === 0) return this.strike(ws, st, `No ${subscribe} subscription on this connection`);
     for (const sub of ended) {
       st.subs.delete(sub.id);
       this.removeSubscription(sub);
     }
     this.saveAttachment(ws, st);
-    this.send(ws, st, JSON.stringify({ type: "unsubscribeNewpair", status: "success", unsubscribeIds: ended.map((sub) => sub.id) }));
+    this.send(ws, st, JSON.stringify({ type: unsubscribe, status: "success", unsubscribeIds: ended.map((sub) => sub.id) }));
     this.noteTopics();
   }
 
@@ -530,14 +620,24 @@ export class StreamRoomState {
     this.send(ws, st, text);
   }
 
-  private newSocketState(connectionId: string, socketId: string, account: string | null, authDeadline: number, now: number, tokensCap: number = limits.streams.tokensPerSubscription): SocketState {
+  private newSocketState(
+    connectionId: string,
+    socketId: string,
+    account: string | null,
+    authDeadline: number,
+    now: number,
+    tokensCap: number = limits.streams.tokensPerSubscription,
+    keyDigest: string | null = null,
+  ): SocketState {
     return {
       connectionId,
       socketId,
       account,
       tokensCap,
+      keyDigest,
       authDeadline,
       authPending: false,
+      authing: null,
       subs: new Map(),
       bucket: limits.streams.messageBurst,
       bucketAt: now,
@@ -548,7 +648,7 @@ export class StreamRoomState {
   }
 
   private saveAttachment(ws: RoomSocket, st: SocketState): void {
-    const attachment: SocketAttachment = { v: 1, c: st.connectionId, k: st.socketId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]), t: st.tokensCap };
+    const attachment: SocketAttachment = { v: 1, c: st.connectionId, k: st.socketId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]), t: st.tokensCap, ...(st.keyDigest === null ? {} : { h: st.keyDigest }) };
     try {
       ws.serializeAttachment(attachment);
     } catch (err) {
@@ -562,6 +662,7 @@ export class StreamRoomState {
       id: row.id,
       account: row.account,
       kind: row.kind,
+      stream: kindOfSubscribeMethod(row.kind)!,
       tokens: row.tokens,
       topics,
       seq: row.seq,
@@ -599,29 +700,13 @@ export class StreamRoomState {
 }
 
 /** The chain tail's topics of a subscription. */
-function topicsOf(kind: SubscribeMethod, tokens: readonly string[]): string[] {
-  const { topicPrefix } = subscriptionKinds[kind];
-  return kind === "subscribeNewpair" ? [topicPrefix] : tokens.map((token) => `${topicPrefix}${token}`);
+function topicsOf(method: SubscribeMethod, tokens: readonly string[]): string[] {
+  const kind = kindOfSubscribeMethod(method)!;
+  return streamKinds[kind].addressed ? tokens.map((token) => topicOf(kind, token)) : [topicOf(kind)];
 }
 
 function rowOf(sub: Subscription): SubscriptionRow {
   return { id: sub.id, account: sub.account, kind: sub.kind, tokens: sub.tokens, seq: sub.seq, detachedAt: sub.socket === null ? sub.detachedAt : null };
-}
-
-/** What makes two published events the same event (a trade under its mint and under its wallet). */
-function eventIdentity(event: StreamEvent): string {
-  switch (event.kind) {
-    case "trade":
-      return `${event.data.signature}:${event.data.ordinal}`;
-    case "wallet":
-      return `${event.data.signature}:${event.data.wallet}:${event.data.mint}`;
-    case "price":
-      return `${event.data.ca}:${event.data.slot}`;
-    case "newpair":
-      return `${event.data.signature}:${event.data.pool}:${event.data.type}`;
-    case "gap":
-      return `gap:${event.data.fromSlot}:${event.data.toSlot}`;
-  }
 }
 
 function safely<T>(fn: () => T): T | undefined {
