@@ -118,6 +118,8 @@ interface Subscription {
   stream: StreamKind;
   /** topics still waiting for their snapshot: a live event of one first makes its snapshot stale (it is skipped) */
   snapshotPending?: Set<string>;
+  /** per topic, the identity of the snapshot sent: the same record published live right after is not sent twice */
+  snapshotSent?: Map<string, string>;
   tokens: string[];
   topics: string[];
   seq: number;
@@ -324,6 +326,12 @@ export class StreamRoomState {
         if (event.kind !== "gap" && sub.stream !== event.kind) continue;
         // a live event before the snapshot: the snapshot of this topic would be older, so it is not sent
         sub.snapshotPending?.delete(event.topic);
+        if (sub.snapshotSent?.has(event.topic)) {
+          const snapshot = sub.snapshotSent.get(event.topic);
+          sub.snapshotSent.delete(event.topic);
+          if (sub.snapshotSent.size === 0) sub.snapshotSent = undefined;
+          if (snapshot === eventIdentity(event)) continue;
+        }
         // A trade is published under its mint and its wallet: a subscription holding both gets it once.
         if (sub.topics.length > 1) {
           seen ??= new Map();
@@ -392,6 +400,7 @@ export class StreamRoomState {
     for (const event of events) {
       if (event.kind !== sub.stream || !pending.delete(event.topic)) continue;
       this.deliver(sub, event.kind, JSON.stringify(event.data), now);
+      (sub.snapshotSent ??= new Map()).set(event.topic, eventIdentity(event));
     }
     const ws = sub.socket;
     const st = ws === null ? undefined : this.sockets.get(ws);

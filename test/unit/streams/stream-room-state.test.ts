@@ -490,6 +490,9 @@ describe("price snapshot: a new price subscription gets each token's current rec
       { type: "price", subscribeId: ack.subscribeId, seq: 1, data: record(MINT_A, 50) },
       { type: "price", subscribeId: ack.subscribeId, seq: 2, data: record(MINT_B, 50) },
     ]);
+    // the same record published live just after (read at the same slot) is not sent twice; a newer one follows
+    room.publish([priceEvent(MINT_A, 50), priceEvent(MINT_B, 50)]);
+    expect(ws.take()).toEqual([]);
     room.publish([priceEvent(MINT_A, 60)]);
     expect(ws.take()).toEqual([{ type: "price", subscribeId: ack.subscribeId, seq: 3, data: record(MINT_A, 60) }]);
     // other kinds get no snapshot
