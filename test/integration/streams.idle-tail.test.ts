@@ -50,7 +50,9 @@ async function subscribedClient(key: string, connectionId: string): Promise<Clie
   const ws = res.webSocket!;
   ws.accept();
   const frames: Client["frames"] = [];
-  ws.addEventListener("message", (m) => frames.push(JSON.parse(String(m.data))));
+  ws.addEventListener("message", (m) => {
+    frames.push(JSON.parse(String(m.data)));
+  });
   ws.send(JSON.stringify({ method: "subscribeNewpair" }));
   await until("the ack", async () => frames.find((f) => f.type === "subscribeNewpair" && f.status === "success"));
   return { ws, frames };
