@@ -337,6 +337,16 @@ export const limits = {
      * ones to D1 (a mainnet block swaps hundreds of known pools). Adds 2 MiB to the isolate caches' 50 MiB.
      */
     registeredPoolsMemoBytes: 2 * 1024 * 1024,
+    /**
+     * Characters of a room's name in `setTopics`: ours are "shard-N" or a 64-hex Durable Object id; anything longer is
+     * not a room and is refused (the name is a storage key, `room:<name>`).
+     */
+    maxRoomNameLength: 128,
+    /**
+     * Bytes of an upstream `slotSubscribe` frame the tail reads: a slot notification is ~150 bytes (slot, parent, root);
+     * a frame this big is not one and is ignored without parsing, so a misbehaving upstream cannot make the tail read MBs.
+     */
+    maxSlotNotificationBytes: 4096,
   },
 
   // ---- accounts: the meter (src/accounts/meter*.ts), rate limits and credits per account (docs/accounts.md#lease-design) ----

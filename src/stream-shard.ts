@@ -1,3 +1,6 @@
+import { sha256 } from "@noble/hashes/sha256";
+import { bytesToHex } from "@noble/hashes/utils";
+
 /** Which room shard a connection goes to (FNV-1a, 32 bit, of its connection id, modulo the shard count), and how the route hands it over. */
 
 /** Connection ids: ours are UUIDs; a client may bring back one it was given (or any of its own) in this shape. */
@@ -26,6 +29,8 @@ export const roomHandoff = {
   tokensCap: "x-stream-tokens-cap",
   /** the socket's own id (socketIdOf), under which the account's meter counted it */
   socketId: "x-stream-socket-id",
+  /** with the account: the digest of the key checked (apiKeyDigest), so a key repeated in messages is recognised */
+  keyDigest: "x-stream-key-digest",
 } as const;
 
 /**
@@ -46,3 +51,19 @@ export function connectionOfSocketId(socketId: string): string {
   return at < 0 ? socketId : socketId.slice(0, at);
 }
 
+
+/**
+ * What a room keeps of a socket's key: its SHA-256 (hex), never the key. Synchronous, so a message's key is compared in
+ * the turn it arrives (messages stay in order). Compare digests with `sameDigest`.
+ */
+export function apiKeyDigest(apiKey: string): string {
+  return bytesToHex(sha256(new TextEncoder().encode(apiKey)));
+}
+
+/** Constant-time equality of two digests (apiKeyDigest): the time says nothing of where they differ. */
+export function sameDigest(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

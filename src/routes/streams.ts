@@ -6,7 +6,7 @@ import { limits } from "../limits";
 import { authenticate } from "../accounts/api-key-auth";
 import { presentedApiKey } from "../middleware/auth";
 import { admitConnection, releaseConnection } from "../accounts/meter-client";
-import { connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../stream-shard";
+import { apiKeyDigest, connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../stream-shard";
 import { errorResponse as documentedError, restErrors, type Operation } from "./openapi/operation";
 
 /**
@@ -40,7 +40,11 @@ export const streamsRoutes = new Hono<AppContext>().get("/ws", async (c) => {
   const room = roomOfConnection(connectionId, limits.streams.shards);
   // A fresh request: nothing the client sent reaches the room but the upgrade itself.
   const headers = new Headers({ upgrade: "websocket", [roomHandoff.room]: room, [roomHandoff.connectionId]: connectionId, [roomHandoff.socketId]: socketId });
-  if (account !== null) headers.set(roomHandoff.account, account);
+  if (account !== null && presented !== undefined) {
+    headers.set(roomHandoff.account, account);
+    // the key's digest (never the key), so the room recognises it when the client repeats it in its messages
+    headers.set(roomHandoff.keyDigest, apiKeyDigest(presented));
+  }
   if (admission?.ok) headers.set(roomHandoff.tokensCap, String(admission.tokensCap));
   for (const name of ["sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions"]) {
     const value = c.req.header(name);

@@ -17,7 +17,14 @@
  * would miss wallet activity outside the venues.
  *
  * New pools (swapped or created) are registered in the pool registry as each block is read, so they price at once
- * (while the tail is idle, the trade index's cron registers them, within a minute).
+ * (pool-registry/registry-writes.ts; while the tail is idle, the trade index's cron registers them, within a minute).
+ *
+ * Idle: when the last room unregisters (or is dropped), the slot socket is closed and the alarm deleted at once; nothing
+ * runs or logs until a room registers a topic again, which starts the loop (and the socket) live at the tip.
+ *
+ * This file is the thin Durable Object shell: every decision (rooms and topics, where a run starts, which blocks it
+ * reads, backoff, idle, which rooms an event goes to, which prices are new, dropping a failing room) is made by
+ * ChainTailState (chain-tail-state.ts), which the unit tests drive without Durable Objects.
  * Nothing stops the loop: an upstream fault is logged and retried with backoff (the cursor stays on the last block
  * handled); a block that cannot be parsed is logged and skipped; a room whose publishes keep failing is dropped.
  *
@@ -31,69 +38,41 @@
 import type { Address } from "@solana/kit";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
-import { BoundedCache } from "../isolate/bounded-cache";
 import { limits } from "../limits";
+import { registerNewPools } from "../pool-registry/registry-writes";
 import type { PriceCaller } from "../pricing/price-service";
 import type { PriceRecord } from "../pricing/price-record";
+import { openUpstreamSocket } from "../rpc/upstream-socket";
 import { servicesOf } from "../services";
 import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../solana/well-known";
-import { openUpstreamSocket } from "../rpc/upstream-socket";
 import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
-import { poolUpsertStatements, type StoredBlock } from "../trades/trade-store";
-import { blockEvents, eventsForRoom, gapEvent, mintsToPrice, priceEvents, priceTopic, topicPattern } from "./stream-event-builders";
+import type { StoredBlock } from "../trades/trade-store";
+import { ChainTailState, isSlotNotification } from "./chain-tail-state";
+import { blockEvents, gapEvent, mintsToPrice, priceEvents } from "./stream-event-builders";
 import type { StreamEvent, StreamEventSink, TopicRegistry } from "./stream-events";
 import { newEpoch, type PublishPosition } from "./publish-position";
 
 const ROOM_PREFIX = "room:";
 const roomIdForm = /^[0-9a-f]{64}$/;
 
-/** What a run did: how far it got, and whether more blocks wait (the next run starts at once). */
-interface RunReport {
-  cursor: number;
-  tip: number;
-  blocks: number;
-  more: boolean;
-}
-
-/**
- * Pools the tail registered (address → slot), so a known pool is not written again every block. One per isolate (there
- * is one tail per cluster), within `limits.chainTail.registeredPoolsMemoBytes`.
- */
-const registeredPools = new BoundedCache<string, number>("chain-tail-registered-pools", limits.chainTail.registeredPoolsMemoBytes, () => 8);
-
 const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>) =>
   (level === "error" ? console.error : level === "warn" ? console.warn : console.log)(JSON.stringify({ level, chainTail: true, ...fields }));
-
-/** Wait before the next attempt after `failures` failures in a row: doubling from `retryMinMs` up to `retryMaxMs`. */
-const backoffMs = (failures: number) => Math.min(limits.chainTail.retryMaxMs, limits.chainTail.retryMinMs * 2 ** Math.max(0, failures - 1));
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class ChainTail extends DurableObject<Env> implements TopicRegistry {
-  /** room → its topics, as stored */
-  private rooms = new Map<string, Set<string>>();
-  /** consecutive failed publishes per room */
-  private publishFailures = new Map<string, number>();
-  /** Per priced mint, the chain slot of the last record pushed: a record read at that slot or before says nothing new. */
-  private pricedAtSlot = new Map<string, number>();
+  private readonly state = new ChainTailState();
   /** this tail's order of publish positions (publish-position.ts), kept in storage beside the cursor */
   private epoch: string | undefined;
-  /** consecutive failed runs (upstream faults): the backoff's exponent */
-  private faults = 0;
-  /** a run is in progress; a wake during it makes the next one start at once */
-  private running = false;
-  private wokenDuringRun = false;
-  /** the upstream `slotSubscribe` socket (null: none open), when it was last tried, and failures in a row (its backoff) */
+  /** the upstream `slotSubscribe` socket (null: none open), and whether one is being opened */
   private slotSocket: WebSocket | null = null;
-  private slotSocketTriedAt = 0;
-  private slotSocketFailures = 0;
   private slotSocketOpening = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     void ctx.blockConcurrencyWhile(async () => {
       const stored = await ctx.storage.list<string[]>({ prefix: ROOM_PREFIX });
-      for (const [key, topics] of stored) this.rooms.set(key.slice(ROOM_PREFIX.length), new Set(topics));
+      this.state.load([...stored].map(([key, topics]) => [key.slice(ROOM_PREFIX.length), topics] as const));
     });
   }
 
@@ -103,146 +82,132 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
    * `limits.chainTail.maxTopicsPerRoom` distinct topics the rest are dropped; both are logged.
    */
   async setTopics(room: string, topics: string[]): Promise<void> {
-    if (typeof room !== "string" || room.length === 0 || room.length > 128 || !Array.isArray(topics)) {
-      log("error", { event: "set-topics-refused", room: String(room).slice(0, 128), reason: "room: a name of 1..128 chars; topics: an array" });
+    const verdict = this.state.setTopics(room, topics);
+    if (!verdict.ok) {
+      log("error", { event: "set-topics-refused", room: String(room).slice(0, limits.chainTail.maxRoomNameLength), reason: verdict.reason });
       return;
     }
-    const unique = new Set<string>();
-    let malformed = 0;
-    let over = 0;
-    for (const topic of topics) {
-      if (typeof topic !== "string" || !topicPattern.test(topic)) malformed++;
-      else if (unique.size < limits.chainTail.maxTopicsPerRoom || unique.has(topic)) unique.add(topic);
-      else over++;
-    }
-    if (malformed > 0 || over > 0) log("error", { event: "topics-dropped", room, malformed, overLimit: over, kept: unique.size });
-    const wasIdle = this.rooms.size === 0;
-    this.publishFailures.delete(room);
-    if (unique.size === 0) {
-      this.rooms.delete(room);
-      await this.ctx.storage.delete(ROOM_PREFIX + room);
-      return;
-    }
-    this.rooms.set(room, unique);
-    await this.ctx.storage.put(ROOM_PREFIX + room, [...unique]);
-    if (wasIdle) {
+    if (verdict.malformed > 0 || verdict.overLimit > 0) log("error", { event: "topics-dropped", room, malformed: verdict.malformed, overLimit: verdict.overLimit, kept: verdict.topics.length });
+    if (verdict.topics.length === 0) await this.ctx.storage.delete(ROOM_PREFIX + room);
+    else await this.ctx.storage.put(ROOM_PREFIX + room, verdict.topics);
+    if (verdict.nowIdle) return this.goIdle();
+    if (verdict.wasIdle) {
       // Idle until now: start live at the tip (the first run sets the cursor), not by replaying the past to new sockets.
       await this.ctx.storage.delete("cursor");
+      log("info", { event: "tail-started", room });
     }
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** The loop: one run, then the next alarm (at once when behind, `pollMs` when caught up, backoff after a fault). */
   override async alarm(): Promise<void> {
-    if (this.rooms.size === 0) {
-      this.closeSlotSocket("idle");
-      return;
-    }
+    if (this.state.idle) return this.goIdle();
     this.openSlotSocket();
-    let delay: number = limits.chainTail.pollMs;
-    this.running = true;
-    this.wokenDuringRun = false;
+    this.state.runStarted();
+    let next: number | null;
     try {
-      const report = await this.run();
-      this.faults = 0;
-      if (report.more || this.wokenDuringRun) delay = 0;
+      const more = await this.run();
+      next = this.state.runEnded({ more });
     } catch (err) {
-      this.faults++;
-      delay = backoffMs(this.faults);
-      log("warn", { event: "upstream-fault", error: messageOf(err), retryInMs: delay, faults: this.faults });
-    } finally {
-      this.running = false;
+      next = this.state.runEnded({ fault: true });
+      log("warn", { event: "upstream-fault", error: messageOf(err), retryInMs: next, faults: this.state.faultsInARow });
     }
-    if (this.rooms.size > 0) await this.ctx.storage.setAlarm(Date.now() + delay);
-    else this.closeSlotSocket("idle");
+    if (next === null) await this.goIdle();
+    else await this.ctx.storage.setAlarm(Date.now() + next);
+  }
+
+  /** No room has a topic: the slot socket closes and no alarm stays set, so nothing runs (or logs) until one comes back. */
+  private async goIdle(): Promise<void> {
+    const hadSocket = this.closeSlotSocket("idle");
+    const hadAlarm = (await this.ctx.storage.getAlarm()) !== null;
+    if (hadAlarm) await this.ctx.storage.deleteAlarm();
+    if (hadSocket || hadAlarm) log("info", { event: "tail-idle" });
   }
 
   /** A new slot upstream: run now (or right after the run in progress), unless the loop is idle or backing off. */
   private wake(): void {
-    if (this.rooms.size === 0 || this.faults > 0) return;
-    if (this.running) this.wokenDuringRun = true;
-    else void this.ctx.storage.setAlarm(Date.now()).catch(() => undefined);
+    if (this.state.wake() === "now") void this.ctx.storage.setAlarm(Date.now()).catch(() => undefined);
   }
 
   /** Opens the upstream `slotSubscribe` socket when there is none (UPSTREAM_WS_URL, first that accepts), with backoff. */
   private openSlotSocket(): void {
     const urls = servicesOf(this.env).config.pubSubUrls;
-    if (urls.length === 0 || this.slotSocket || this.slotSocketOpening) return;
-    if (this.slotSocketFailures > 0 && Date.now() - this.slotSocketTriedAt < backoffMs(this.slotSocketFailures)) return;
-    this.slotSocketTriedAt = Date.now();
+    if (urls.length === 0 || this.slotSocket || this.slotSocketOpening || !this.state.maySocketOpen(Date.now())) return;
+    this.state.socketTried(Date.now());
     this.slotSocketOpening = true;
     void (async () => {
       try {
         const ws = await openUpstreamSocket(urls);
+        if (this.state.idle) {
+          // The last room left while it was opening.
+          ws.close(1000, "idle");
+          return;
+        }
         ws.addEventListener("message", (m) => {
-          if (typeof m.data === "string" && m.data.length < 4096 && m.data.includes('"slotNotification"')) this.wake();
+          if (isSlotNotification(m.data)) this.wake();
         });
         const lost = (why: string) => () => {
           if (this.slotSocket !== ws) return;
           this.slotSocket = null;
-          this.slotSocketFailures++;
-          log("warn", { event: "slot-socket-lost", why, failures: this.slotSocketFailures });
+          log("warn", { event: "slot-socket-lost", why, failures: this.state.socketFailed() });
         };
         ws.addEventListener("close", lost("closed"));
         ws.addEventListener("error", lost("error"));
         ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slotSubscribe" }));
         this.slotSocket = ws;
-        this.slotSocketFailures = 0;
+        this.state.socketOpened();
       } catch (err) {
-        this.slotSocketFailures++;
-        log("warn", { event: "slot-socket-failed", error: messageOf(err), failures: this.slotSocketFailures });
+        log("warn", { event: "slot-socket-failed", error: messageOf(err), failures: this.state.socketFailed() });
       } finally {
         this.slotSocketOpening = false;
       }
     })();
   }
 
-  private closeSlotSocket(reason: string): void {
+  /** Closes the slot socket if one is open (its close event then finds it no longer ours: nothing is logged). */
+  private closeSlotSocket(reason: string): boolean {
     const ws = this.slotSocket;
-    if (!ws) return;
+    if (!ws) return false;
     this.slotSocket = null;
     try {
       ws.close(1000, reason);
     } catch {
       // already closing
     }
+    return true;
   }
 
-  /** Reads the next blocks after the cursor (at most `blocksPerRun`) and publishes their events. Upstream faults throw. */
-  private async run(): Promise<RunReport> {
+  /** Reads the next blocks after the cursor (at most `blocksPerRun`) and publishes their events; true when more wait. Upstream faults throw. */
+  private async run(): Promise<boolean> {
     const { upstream } = servicesOf(this.env);
     const { result: tip } = await upstream.call<number>("getSlot", [{ commitment: "confirmed" }], { idempotent: true });
-    let cursor = await this.ctx.storage.get<number>("cursor");
-    // A node a few slots behind (another upstream answered) is waited for: going back would publish blocks twice. Only
-    // a chain far behind the cursor (a restarted cluster) moves the cursor back, to its tip.
-    if (cursor !== undefined && cursor > tip && cursor - tip <= limits.chainTail.maxCatchUpSlots) return { cursor, tip, blocks: 0, more: false };
-    if (cursor === undefined || cursor > tip) {
+    const start = this.state.runStart(await this.ctx.storage.get<number>("cursor"), tip);
+    if (start.kind === "wait") return false;
+    if (start.kind === "restart") {
       // A cursor set afresh starts a new order of publish positions (a restarted cluster's slots may begin lower).
       this.epoch = newEpoch();
-      await this.ctx.storage.put({ cursor: tip, epoch: this.epoch });
-      return { cursor: tip, tip, blocks: 0, more: false };
+      await this.ctx.storage.put({ cursor: start.cursor, epoch: this.epoch });
+      return false;
     }
-    if (tip - cursor > limits.chainTail.maxCatchUpSlots) {
-      const from = tip - limits.chainTail.maxCatchUpSlots;
-      log("warn", { event: "catch-up-capped", skippedFrom: cursor + 1, skippedTo: from, tip });
+    let cursor = start.cursor;
+    if (start.skipped) {
+      log("warn", { event: "catch-up-capped", skippedFrom: start.skipped.fromSlot, skippedTo: start.skipped.toSlot, tip });
       // Subscribers are told which slots they will not get (at the position right after the last block published).
-      await this.publishGap(cursor + 1, from, "fell-behind");
-      cursor = from;
+      await this.publishGap(start.skipped.fromSlot, start.skipped.toSlot, "fell-behind");
       await this.ctx.storage.put("cursor", cursor);
     }
-    if (cursor >= tip) return { cursor, tip, blocks: 0, more: false };
+    if (cursor >= tip) return false;
 
     const { result: slots } = await upstream.call<number[]>("getBlocks", [cursor + 1, tip, { commitment: "confirmed" }], { idempotent: true });
-    const page = slots.filter((s) => s > cursor! && s <= tip).sort((a, b) => a - b).slice(0, limits.chainTail.blocksPerRun);
+    const { page, more } = this.state.page(slots, cursor, tip);
     if (page.length === 0) {
       await this.ctx.storage.put("cursor", tip);
-      return { cursor: tip, tip, blocks: 0, more: false };
+      return false;
     }
     // Read together, handled in slot order; an upstream fault stops at the block before it (retried on the next run).
     const answers = await Promise.allSettled(page.map((slot) => fetchBlock(upstream, slot)));
     let solUsd = (await this.ctx.storage.get<number | null>("solUsd")) ?? (await this.priceService().solUsd(this.priceCaller).catch(() => null));
     await this.loadEpoch();
-    let handled = 0;
     for (let k = 0; k < page.length; k++) {
       const slot = page[k]!;
       const answer = answers[k]!;
@@ -261,30 +226,20 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
         }
       }
       cursor = slot;
-      handled++;
       await this.ctx.storage.put({ cursor, solUsd });
     }
-    const more = slots.length > page.length;
-    return { cursor, tip, blocks: handled, more };
+    return more;
   }
 
-  /** Registers the block's pools, then publishes its events to each room that wants some of them. */
+  /** Registers the block's new pools, then publishes its events to each room that wants some of them. */
   private async handleBlock(block: StoredBlock, raw: JsonBlock): Promise<void> {
-    // Pools this instance registered before are left to the index (it moves their last_slot): a mainnet block swaps
-    // hundreds of known pools, and rewriting them every block would cost hundreds of D1 rows a block.
-    const fresh = block.pools.filter((p) => !registeredPools.has(p.address));
-    const registry = poolUpsertStatements(this.env.DB, [{ slot: block.slot, events: block.events, pools: fresh }]);
-    if (registry.length > 0) {
-      try {
-        await this.env.DB.batch(registry);
-        for (const p of fresh) registeredPools.set(p.address, block.slot);
-      } catch (err) {
-        log("error", { event: "pool-registration-failed", slot: block.slot, error: messageOf(err) });
-      }
+    try {
+      await registerNewPools(this.env.DB, block);
+    } catch (err) {
+      log("error", { event: "pool-registration-failed", slot: block.slot, error: messageOf(err) });
     }
-    if (this.rooms.size === 0) return;
-    const wanted = new Set<string>();
-    for (const topics of this.rooms.values()) for (const t of topics) wanted.add(t);
+    if (this.state.idle) return;
+    const wanted = this.state.wanted();
     let events: StreamEvent[];
     try {
       events = blockEvents(block, raw, wanted);
@@ -298,9 +253,11 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     // The block's own events go out first; its price events (an account read per batch of mints) follow in a second
     // publish, so a slow price read never holds trades back. Each room still sees them in chain order.
     await this.publishAll(events, { epoch: this.epoch!, slot: block.slot, part: 0 });
-    for (const mint of this.pricedAtSlot.keys()) if (!wanted.has(priceTopic(mint))) this.pricedAtSlot.delete(mint);
     const toPrice = mintsToPrice(block, wanted);
-    if (toPrice.length > 0) await this.publishAll(priceEvents(block.slot, await this.prices(toPrice, block.slot)), { epoch: this.epoch!, slot: block.slot, part: 1 });
+    if (toPrice.length > 0) {
+      const records = this.state.newPrices(await this.prices(toPrice, block.slot), wanted);
+      await this.publishAll(priceEvents(block.slot, records), { epoch: this.epoch!, slot: block.slot, part: 1 });
+    }
   }
 
   /**
@@ -328,7 +285,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
    * earlier blocks, and no block at or before `toSlot` is published after it.
    */
   private async publishGap(fromSlot: number, toSlot: number, reason: "fell-behind" | "unreadable-block"): Promise<void> {
-    if (this.rooms.size === 0) return;
+    if (this.state.idle) return;
     await this.publishAll([gapEvent(fromSlot, toSlot, reason)], { epoch: await this.loadEpoch(), slot: toSlot, part: 1 });
   }
 
@@ -342,8 +299,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
   }
 
   private async publishAll(events: StreamEvent[], position: PublishPosition): Promise<void> {
-    if (events.length === 0) return;
-    await Promise.all([...this.rooms].map(([room, topics]) => this.publishTo(room, eventsForRoom(events, topics), position)));
+    await Promise.all(this.state.deliveries(events).map(({ room, events: mine }) => this.publishTo(room, mine, position)));
   }
 
   /**
@@ -351,7 +307,6 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
    * or only from a stale record, is left out (logged).
    */
   private async prices(mints: readonly Address[], slot: number): Promise<PriceRecord[]> {
-    if (mints.length === 0) return [];
     try {
       // Read now, never from the cache (TTL 0): the record must show the pool after this block. Computing it also
       // refreshes the cache REST answers from.
@@ -360,14 +315,8 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
       for (const mint of mints) {
         const outcome = outcomes.get(mint);
         // a stale record (the upstream failed) says nothing new about this block
-        if (!outcome?.ok || outcome.record.stale === true) {
-          log("warn", { event: "price-unavailable", slot, mint, error: outcome?.ok ? "stale" : outcome?.error.code });
-          continue;
-        }
-        // While the tail catches up, two blocks can be priced at the same chain tip: the same record is pushed once.
-        if ((this.pricedAtSlot.get(mint) ?? -1) >= outcome.record.slot) continue;
-        this.pricedAtSlot.set(mint, outcome.record.slot);
-        records.push(outcome.record);
+        if (!outcome?.ok || outcome.record.stale === true) log("warn", { event: "price-unavailable", slot, mint, error: outcome?.ok ? "stale" : outcome?.error.code });
+        else records.push(outcome.record);
       }
       return records;
     } catch (err) {
@@ -381,7 +330,6 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
    * position once, so an attempt that did land before its answer was lost duplicates nothing.
    */
   private async publishTo(room: string, events: StreamEvent[], position: PublishPosition): Promise<void> {
-    if (events.length === 0) return;
     try {
       for (let attempt = 1; ; attempt++) {
         try {
@@ -392,16 +340,14 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
           await new Promise((r) => setTimeout(r, limits.chainTail.publishRetryMs * attempt));
         }
       }
-      this.publishFailures.delete(room);
+      this.state.publishSucceeded(room);
     } catch (err) {
-      const failures = (this.publishFailures.get(room) ?? 0) + 1;
-      this.publishFailures.set(room, failures);
+      const { failures, dropped } = this.state.publishFailed(room);
       log("warn", { event: "publish-failed", room, failures, error: messageOf(err) });
-      if (failures >= limits.chainTail.maxPublishFailures && this.rooms.has(room)) {
+      if (dropped) {
         log("warn", { event: "room-dropped", room, failures });
-        this.rooms.delete(room);
-        this.publishFailures.delete(room);
         await this.ctx.storage.delete(ROOM_PREFIX + room);
+        if (this.state.idle) await this.goIdle();
       }
     }
   }

@@ -9,20 +9,17 @@ import type { JsonTransaction } from "../trades/json-transaction";
 import type { StoredBlock } from "../trades/trade-store";
 import { tradeItemOf } from "../trades/trade-queries";
 import { dexOfPoolKind } from "../venues/pool-kinds";
-import { GAP_TOPIC, type StreamEvent, type StreamGap } from "./stream-events";
+import { GAP_TOPIC, topicOf, type StreamEvent, type StreamGap, type StreamKind } from "./stream-events";
 import { walletChangesOfBlock } from "./wallet-changes";
 
-export const NEWPAIR_TOPIC = "newpair";
-export const tradeTopic = (mintOrWallet: string) => `trade:${mintOrWallet}`;
-export const priceTopic = (mint: string) => `price:${mint}`;
-export const walletTopic = (wallet: string) => `wallet:${wallet}`;
-
-/** A topic a room may register: `newpair`, or `trade:` / `price:` / `wallet:` and a base58 address. */
-export const topicPattern = /^(newpair|(trade|price|wallet):[1-9A-HJ-NP-Za-km-z]{32,44})$/;
+export const NEWPAIR_TOPIC = topicOf("newpair");
+export const tradeTopic = (mintOrWallet: string) => topicOf("trade", mintOrWallet);
+export const priceTopic = (mint: string) => topicOf("price", mint);
+export const walletTopic = (wallet: string) => topicOf("wallet", wallet);
 
 /** The addresses of the topics of one kind (`trade:`, `price:`, `wallet:`) among `topics`. */
-export function addressesOf(topics: Iterable<string>, kind: "trade" | "price" | "wallet"): Set<string> {
-  const prefix = `${kind}:`;
+export function addressesOf(topics: Iterable<string>, kind: StreamKind): Set<string> {
+  const prefix = topicOf(kind, "");
   const out = new Set<string>();
   for (const t of topics) if (t.startsWith(prefix)) out.add(t.slice(prefix.length));
   return out;

@@ -62,14 +62,69 @@ export type StreamGap = z.infer<typeof streamGapSchema>;
 /** The topic of gap events: every room, every subscription. */
 export const GAP_TOPIC = "*";
 
+/**
+ * The kinds of stream events: the one table every other spelling derives from — the subscribe and unsubscribe methods
+ * and their schemas (stream-protocol.ts), the event frame types, the chain tail's topics (`topicOf`, `topicPattern`),
+ * the event schema (`streamEventSchema`) and what makes two published events the same (`eventIdentity`). `addressed`:
+ * a subscription names addresses (`<kind>:<address>` topics); else the kind is the one topic. `snapshot`: a new
+ * subscription first gets the current state of each address (a price: its current record), then changes. Adding a kind here makes
+ * the compiler ask for the rest (the room's handling is by kind, never by method name).
+ */
+export const streamKinds = {
+  price: kind({ subscribe: "subscribePrice", unsubscribe: "unsubscribePrice", addressed: true, snapshot: true, data: priceRecordSchema, identity: (d) => `${d.ca}:${d.slot}` }),
+  trade: kind({ subscribe: "subscribeTrade", unsubscribe: "unsubscribeTrade", addressed: true, snapshot: false, data: tradeItemSchema, identity: (d) => `${d.signature}:${d.ordinal}` }),
+  wallet: kind({ subscribe: "subscribeWallet", unsubscribe: "unsubscribeWallet", addressed: true, snapshot: false, data: walletChangeSchema, identity: (d) => `${d.signature}:${d.wallet}:${d.mint}` }),
+  newpair: kind({ subscribe: "subscribeNewpair", unsubscribe: "unsubscribeNewpair", addressed: false, snapshot: false, data: newPairSchema, identity: (d) => `${d.signature}:${d.pool}:${d.type}` }),
+} as const;
+
+interface KindDescriptor<S extends string, U extends string, D extends z.ZodMiniType> {
+  subscribe: S;
+  unsubscribe: U;
+  addressed: boolean;
+  snapshot: boolean;
+  data: D;
+  identity: (data: z.infer<D>) => string;
+}
+
+/** Types one row of the table (the identity's argument is the kind's data). */
+function kind<const S extends string, const U extends string, D extends z.ZodMiniType>(descriptor: KindDescriptor<S, U, D>): KindDescriptor<S, U, D> {
+  return descriptor;
+}
+
+export type StreamKind = keyof typeof streamKinds;
+export const streamKindNames = Object.keys(streamKinds) as StreamKind[];
+export type SubscribeMethod = (typeof streamKinds)[StreamKind]["subscribe"];
+export type UnsubscribeMethod = (typeof streamKinds)[StreamKind]["unsubscribe"];
+
+/** The chain tail's topic of a kind's address (the kind itself for a kind without addresses). */
+export function topicOf(kind: StreamKind, address?: string): string {
+  return streamKinds[kind].addressed ? `${kind}:${address}` : kind;
+}
+
+/** A topic a room may register: a kind without addresses, or an addressed kind, `:` and a base58 address. */
+export const topicPattern = new RegExp(
+  `^(${streamKindNames.filter((k) => !streamKinds[k].addressed).join("|")}|(${streamKindNames.filter((k) => streamKinds[k].addressed).join("|")}):[1-9A-HJ-NP-Za-km-z]{32,44})$`,
+);
+
+/** An event of one kind, as the tail publishes it. */
+export type KindEvent<K extends StreamKind> = { kind: K; topic: string; slot: number; data: z.infer<(typeof streamKinds)[K]["data"]> };
+
+export const streamGapEventSchema = z.object({ kind: z.literal("gap"), topic: z.literal(GAP_TOPIC), slot: z.number(), data: streamGapSchema });
+export type StreamGapEvent = z.infer<typeof streamGapEventSchema>;
+export type StreamEvent = { [K in StreamKind]: KindEvent<K> }[StreamKind] | StreamGapEvent;
+
 export const streamEventSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("trade"), topic: z.string(), slot: z.number(), data: tradeItemSchema }),
-  z.object({ kind: z.literal("price"), topic: z.string(), slot: z.number(), data: priceRecordSchema }),
-  z.object({ kind: z.literal("wallet"), topic: z.string(), slot: z.number(), data: walletChangeSchema }),
-  z.object({ kind: z.literal("newpair"), topic: z.literal("newpair"), slot: z.number(), data: newPairSchema }),
-  z.object({ kind: z.literal("gap"), topic: z.literal(GAP_TOPIC), slot: z.number(), data: streamGapSchema }),
-]);
-export type StreamEvent = z.infer<typeof streamEventSchema>;
+  ...streamKindNames.map((k) =>
+    z.object({ kind: z.literal(k), topic: streamKinds[k].addressed ? z.string() : z.literal(k), slot: z.number(), data: streamKinds[k].data as z.ZodMiniType }),
+  ),
+  streamGapEventSchema,
+] as unknown as [typeof streamGapEventSchema]) as unknown as z.ZodMiniType<StreamEvent>;
+
+/** What makes two published events the same event (a trade under its mint and under its wallet). */
+export function eventIdentity(event: StreamEvent): string {
+  if (event.kind === "gap") return `gap:${event.data.fromSlot}:${event.data.toSlot}`;
+  return (streamKinds[event.kind].identity as (data: unknown) => string)(event.data);
+}
 
 /**
  * The rooms' side of the contract: the chain tail calls it (Durable Object RPC) with the events of one block part, at

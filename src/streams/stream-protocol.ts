@@ -8,6 +8,9 @@ import { z } from "zod/mini";
 import { limits } from "../limits";
 import { isBase58Address } from "../solana/base58";
 import { utf8ByteLength } from "../json/utf8-length";
+import { streamKindNames, streamKinds, type StreamKind, type SubscribeMethod, type UnsubscribeMethod } from "./stream-events";
+
+export type { SubscribeMethod } from "./stream-events";
 
 const address = z.string().check(z.refine(isBase58Address, "not a base58 address (32 bytes)"));
 const addresses = z.array(address).check(
@@ -18,34 +21,28 @@ const addresses = z.array(address).check(
 export const subscriptionIdPattern = /^[0-9a-f]{12}$/;
 const subscribeId = z.string().check(z.maxLength(64));
 
-export const subscribeMethods = ["subscribePrice", "subscribeTrade", "subscribeWallet", "subscribeNewpair"] as const;
-export type SubscribeMethod = (typeof subscribeMethods)[number];
+/** The subscribe and unsubscribe methods, by the kind they stream (stream-events.ts `streamKinds`). */
+export const subscribeMethods = streamKindNames.map((k) => streamKinds[k].subscribe);
+const kindOfSubscribe = new Map<string, StreamKind>(streamKindNames.map((k) => [streamKinds[k].subscribe, k]));
+const kindOfUnsubscribe = new Map<string, StreamKind>(streamKindNames.map((k) => [streamKinds[k].unsubscribe, k]));
 
-/** What a subscription streams, and the chain tail's topic prefix for its addresses (src/streams/stream-events.ts). */
-export const subscriptionKinds = {
-  subscribePrice: { event: "price", topicPrefix: "price:" },
-  subscribeTrade: { event: "trade", topicPrefix: "trade:" },
-  subscribeWallet: { event: "wallet", topicPrefix: "wallet:" },
-  subscribeNewpair: { event: "newpair", topicPrefix: "newpair" },
-} as const satisfies Record<SubscribeMethod, { event: string; topicPrefix: string }>;
+/** The kind a subscribe method streams (undefined: not one). */
+export const kindOfSubscribeMethod = (method: string): StreamKind | undefined => kindOfSubscribe.get(method);
+/** The kind an unsubscribe method ends (undefined: not one). */
+export const kindOfUnsubscribeMethod = (method: string): StreamKind | undefined => kindOfUnsubscribe.get(method);
 
 // ---- client → server ----
 
-export const authMessageSchema = z.strictObject({ apiKey: z.string().check(z.maxLength(256)) });
-export const subscribeAddressesSchema = z.strictObject({
-  method: z.enum(["subscribePrice", "subscribeTrade", "subscribeWallet"]),
-  tokens: addresses,
-});
-/** New pairs take no addresses; an empty `tokens` is tolerated (clients written for the other methods send one). */
-export const subscribeNewpairSchema = z.strictObject({
-  method: z.literal("subscribeNewpair"),
-  tokens: z.optional(z.array(z.string()).check(z.maxLength(0, "subscribeNewpair takes no tokens"))),
-});
-export const unsubscribeSchema = z.strictObject({
-  method: z.enum(["unsubscribePrice", "unsubscribeTrade", "unsubscribeWallet"]),
-  unsubscribeId: subscribeId,
-});
-export const unsubscribeNewpairSchema = z.strictObject({ method: z.literal("unsubscribeNewpair") });
+const apiKey = z.string().check(z.maxLength(256));
+export const authMessageSchema = z.strictObject({ apiKey });
+/** A kind with addresses: `tokens` names them. */
+const subscribeAddressesSchema = (method: SubscribeMethod) => z.strictObject({ method: z.literal(method), tokens: addresses });
+/** A kind without addresses takes none; an empty `tokens` is tolerated (clients written for the other methods send one). */
+const subscribeAllSchema = (method: SubscribeMethod) =>
+  z.strictObject({ method: z.literal(method), tokens: z.optional(z.array(z.string()).check(z.maxLength(0, `${method} takes no tokens`))) });
+/** A kind with addresses ends one subscription by id; a kind without ends all of the connection's. */
+const unsubscribeOneSchema = (method: UnsubscribeMethod) => z.strictObject({ method: z.literal(method), unsubscribeId: subscribeId });
+const unsubscribeAllSchema = (method: UnsubscribeMethod) => z.strictObject({ method: z.literal(method) });
 export const resumeSchema = z.strictObject({
   method: z.literal("resume"),
   subscribeId,
@@ -55,27 +52,29 @@ export const resumeSchema = z.strictObject({
 export const pingText = '{"method":"ping"}';
 export const pingSchema = z.strictObject({ method: z.literal("ping") });
 
-const methodSchemas = {
-  subscribePrice: subscribeAddressesSchema,
-  subscribeTrade: subscribeAddressesSchema,
-  subscribeWallet: subscribeAddressesSchema,
-  subscribeNewpair: subscribeNewpairSchema,
-  unsubscribePrice: unsubscribeSchema,
-  unsubscribeTrade: unsubscribeSchema,
-  unsubscribeWallet: unsubscribeSchema,
-  unsubscribeNewpair: unsubscribeNewpairSchema,
-  resume: resumeSchema,
-  ping: pingSchema,
-} as const;
+const methodSchemas = new Map<string, z.ZodMiniType>([
+  ...streamKindNames.flatMap((k): [string, z.ZodMiniType][] => {
+    const { subscribe, unsubscribe, addressed } = streamKinds[k];
+    return [
+      [subscribe, addressed ? subscribeAddressesSchema(subscribe) : subscribeAllSchema(subscribe)],
+      [unsubscribe, addressed ? unsubscribeOneSchema(unsubscribe) : unsubscribeAllSchema(unsubscribe)],
+    ];
+  }),
+  ["resume", resumeSchema],
+  ["ping", pingSchema],
+]);
 
-export type ClientMessage =
-  | { method: "auth"; apiKey: string }
-  | z.infer<typeof subscribeAddressesSchema>
-  | { method: "subscribeNewpair" }
-  | z.infer<typeof unsubscribeSchema>
-  | z.infer<typeof unsubscribeNewpairSchema>
+/**
+ * A client message, read. Any message may also carry `apiKey` (CoinVera's clients put the key in each message): the
+ * socket is authenticated with the first one, a repeat of it is ignored, another key is refused.
+ */
+export type ClientMessage = (
+  | { method: "auth" }
+  | { method: "subscribe"; kind: StreamKind; tokens: string[] }
+  | { method: "unsubscribe"; kind: StreamKind; unsubscribeId?: string }
   | z.infer<typeof resumeSchema>
-  | z.infer<typeof pingSchema>;
+  | z.infer<typeof pingSchema>
+) & { apiKey?: string };
 
 /** A refused frame: the message for the error frame; `oversize` frames close with 1009 when they are the last straw. */
 export interface FrameRefusal {
@@ -103,22 +102,35 @@ export function readClientFrame(frame: string | ArrayBuffer): ClientMessage | Fr
     return { refused: "Invalid JSON" };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { refused: "A message is a JSON object" };
-  const record = value as Record<string, unknown>;
+  const { apiKey: key, ...record } = value as Record<string, unknown>;
+  let withKey: { apiKey?: string } = {};
+  if (key !== undefined) {
+    const auth = authMessageSchema.safeParse({ apiKey: key });
+    if (!auth.success) return { refused: issueText(auth.error.issues[0], { apiKey: key }) };
+    withKey = { apiKey: auth.data.apiKey };
+  }
   if (!Object.hasOwn(record, "method")) {
-    if (Object.hasOwn(record, "apiKey")) {
-      const auth = authMessageSchema.safeParse(record);
-      return auth.success ? { method: "auth", apiKey: auth.data.apiKey } : { refused: issueText(auth.error.issues[0], record) };
-    }
-    return { refused: "Missing field: method" };
+    if (withKey.apiKey === undefined) return { refused: "Missing field: method" };
+    const extra = Object.keys(record);
+    // `{"apiKey"}` alone authenticates; with other fields but no method, those fields are what is wrong
+    if (extra.length > 0) return { refused: `Unknown field${extra.length > 1 ? "s" : ""}: ${extra.slice(0, 5).join(", ")}` };
+    return { method: "auth", ...withKey };
   }
   const method = record.method;
-  if (typeof method !== "string" || !Object.hasOwn(methodSchemas, method)) {
+  const schema = typeof method === "string" ? methodSchemas.get(method) : undefined;
+  if (typeof method !== "string" || schema === undefined) {
     return { refused: `Unknown method: ${typeof method === "string" ? method.slice(0, 40) : typeof method}` };
   }
-  const parsed = methodSchemas[method as keyof typeof methodSchemas].safeParse(record);
+  const parsed = schema.safeParse(record);
   if (!parsed.success) return { refused: issueText(parsed.error.issues[0], record) };
-  if (parsed.data.method === "subscribeNewpair") return { method: "subscribeNewpair" };
-  return parsed.data as ClientMessage;
+  const data = parsed.data as { method: string; tokens?: string[]; unsubscribeId?: string };
+  const subscribes = kindOfSubscribeMethod(method);
+  if (subscribes !== undefined) return { method: "subscribe", kind: subscribes, tokens: streamKinds[subscribes].addressed ? data.tokens! : [], ...withKey };
+  const unsubscribes = kindOfUnsubscribeMethod(method);
+  if (unsubscribes !== undefined) {
+    return { method: "unsubscribe", kind: unsubscribes, ...(data.unsubscribeId === undefined ? {} : { unsubscribeId: data.unsubscribeId }), ...withKey };
+  }
+  return { ...(parsed.data as z.infer<typeof resumeSchema> | z.infer<typeof pingSchema>), ...withKey };
 }
 
 function issueText(issue: z.core.$ZodIssue | undefined, record: Record<string, unknown>): string {
@@ -126,7 +138,7 @@ function issueText(issue: z.core.$ZodIssue | undefined, record: Record<string, u
   const path = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") return `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.slice(0, 5).join(", ")}`;
   if (issue.path.length === 1 && !Object.hasOwn(record, String(issue.path[0]))) return `Missing field: ${path}`;
-  if (issue.code === "too_big" && path === "tokens" && record.method !== "subscribeNewpair") return `Too many tokens; max ${limits.streams.tokensPerSubscription}`;
+  if (issue.code === "too_big" && path === "tokens" && typeof record.method === "string" && streamKinds[kindOfSubscribeMethod(record.method) ?? "newpair"].addressed) return `Too many tokens; max ${limits.streams.tokensPerSubscription}`;
   return `Invalid ${path || "message"}: ${reason(issue)}`;
 }
 
@@ -152,16 +164,16 @@ export function isRefusal(read: ClientMessage | FrameRefusal): read is FrameRefu
 // ---- server → client ----
 
 export const subscribeAckSchema = z.strictObject({
-  type: z.enum(subscribeMethods),
+  type: z.enum(subscribeMethods as [SubscribeMethod, ...SubscribeMethod[]]),
   status: z.literal("success"),
   tokens: z.array(z.string()),
   subscribeId: z.string(),
 });
 export const unsubscribeAckSchema = z.strictObject({
-  type: z.enum(["unsubscribePrice", "unsubscribeTrade", "unsubscribeWallet", "unsubscribeNewpair"]),
+  type: z.enum(streamKindNames.map((k) => streamKinds[k].unsubscribe) as [UnsubscribeMethod, ...UnsubscribeMethod[]]),
   status: z.literal("success"),
   unsubscribeId: z.optional(z.string()),
-  /** unsubscribeNewpair: the new-pair subscriptions it ended */
+  /** a kind without addresses (unsubscribeNewpair): the subscriptions it ended */
   unsubscribeIds: z.optional(z.array(z.string())),
 });
 export const resumeAckSchema = z.strictObject({
@@ -173,7 +185,8 @@ export const resumeAckSchema = z.strictObject({
   replayed: z.number(),
 });
 export const eventFrameSchema = z.strictObject({
-  type: z.enum(["price", "trade", "wallet", "newpair"]),
+  /** the event's kind, or "gap" */
+  type: z.enum(["gap", ...streamKindNames] as [StreamKind | "gap", ...(StreamKind | "gap")[]]),
   subscribeId: z.string(),
   seq: z.number(),
   data: z.unknown(),

@@ -13,18 +13,18 @@
  */
 import { z } from "zod/mini";
 import { limits } from "../limits";
-import type { StreamEvent } from "./stream-events";
+import { eventIdentity, streamKinds, topicOf, type StreamEvent, type StreamKind } from "./stream-events";
 import { ResumeRing, type RingEntry } from "./stream-resume-ring";
-import { socketIdOf } from "../stream-shard";
+import { apiKeyDigest, sameDigest, socketIdOf } from "../stream-shard";
 import {
   closeCodes,
   errorFrame,
   eventFrameText,
   isRefusal,
+  kindOfSubscribeMethod,
   pongText,
   readClientFrame,
   subscriptionIdPattern,
-  subscriptionKinds,
   type ClientMessage,
   type SubscribeMethod,
 } from "./stream-protocol";
@@ -51,6 +51,8 @@ export const socketAttachmentSchema = z.object({
   s: z.array(z.tuple([z.string(), z.number()])),
   /** the plan's tokens per subscription (absent: the service's cap) */
   t: z.optional(z.number()),
+  /** the SHA-256 of the socket's key (apiKeyDigest; absent: not known yet, the next key in a message is taken) */
+  h: z.optional(z.string()),
 });
 export type SocketAttachment = z.infer<typeof socketAttachmentSchema>;
 
@@ -95,6 +97,11 @@ export interface RoomDeps {
   released?(account: string, socketId: string): void;
   /** The room's union of topics changed (sorted). */
   topicsChanged(topics: string[]): void;
+  /**
+   * The current state of `tokens` for a new subscription of a kind with a snapshot (`streamKinds[kind].snapshot`: a
+   * price subscription's current records, as REST answers them). Absent: no snapshot. A token it cannot give is left out.
+   */
+  snapshot?(kind: StreamKind, tokens: readonly string[]): Promise<StreamEvent[]>;
   /** When the socket last had an app ping auto-answered (ms), if ever. */
   lastPingAt(ws: RoomSocket): number | null;
   /** A fresh subscription id (12 hex chars). */
@@ -105,7 +112,14 @@ export interface RoomDeps {
 interface Subscription {
   id: string;
   account: string;
+  /** as stored (the subscribe method) */
   kind: SubscribeMethod;
+  /** the kind of events it streams */
+  stream: StreamKind;
+  /** topics still waiting for their snapshot: a live event of one first makes its snapshot stale (it is skipped) */
+  snapshotPending?: Set<string>;
+  /** per topic, the identity of the snapshot sent: the same record published live right after is not sent twice */
+  snapshotSent?: Map<string, string>;
   tokens: string[];
   topics: string[];
   seq: number;
@@ -121,8 +135,12 @@ interface SocketState {
   account: string | null;
   /** the plan's tokens per subscription */
   tokensCap: number;
+  /** the SHA-256 of its key (apiKeyDigest), null until known */
+  keyDigest: string | null;
   authDeadline: number;
   authPending: boolean;
+  /** a key check in progress (with the rest of its message): later messages wait for it, in arrival order */
+  authing: Promise<void> | null;
   subs: Map<string, Subscription>;
   bucket: number;
   bucketAt: number;
@@ -131,17 +149,12 @@ interface SocketState {
   lastHeardAt: number;
 }
 
-const unsubscribeKinds: Record<string, SubscribeMethod> = {
-  unsubscribePrice: "subscribePrice",
-  unsubscribeTrade: "subscribeTrade",
-  unsubscribeWallet: "subscribeWallet",
-};
-
 export class StreamRoomState {
   private readonly sockets = new Map<RoomSocket, SocketState>();
   private readonly subs = new Map<string, Subscription>();
   private readonly topicIndex = new Map<string, Set<Subscription>>();
-  private topicsKey = "";
+  /** the topics the tail was last told (joined), null when unknown: the next check tells it again */
+  private topicsKey: string | null = "";
   private lastHeartbeat = 0;
 
   constructor(private readonly deps: RoomDeps) {}
@@ -150,6 +163,10 @@ export class StreamRoomState {
   restore(sockets: RoomSocket[]): { sockets: number; subscriptions: number; detached: number } {
     const now = this.deps.now();
     const rows = new Map(this.deps.store.all().map((row) => [row.id, row]));
+    // The tail has the topics of every stored subscription, expired ones included (they expire below, unannounced): the
+    // next change check (the alarm that woke the room, a subscribe) then tells it what is left.
+    const told = new Set<string>();
+    for (const row of rows.values()) for (const topic of topicsOf(row.kind, row.tokens)) told.add(topic);
     for (const ws of sockets) {
       const parsed = socketAttachmentSchema.safeParse(safely(() => ws.deserializeAttachment()));
       if (!parsed.success) {
@@ -158,7 +175,7 @@ export class StreamRoomState {
         continue;
       }
       const attachment = parsed.data;
-      const st = this.newSocketState(attachment.c, attachment.k, attachment.a, attachment.d, now, attachment.t);
+      const st = this.newSocketState(attachment.c, attachment.k, attachment.a, attachment.d, now, attachment.t, attachment.h ?? null);
       this.sockets.set(ws, st);
       for (const [id, seq] of attachment.s) {
         const row = rows.get(id);
@@ -187,7 +204,7 @@ export class StreamRoomState {
       detached++;
     }
     // The tail had these topics before the room slept: only a change is sent.
-    this.topicsKey = this.currentTopics().join("\n");
+    this.topicsKey = [...told].sort().join("\n");
     return { sockets: this.sockets.size, subscriptions: this.subs.size, detached };
   }
 
@@ -203,9 +220,9 @@ export class StreamRoomState {
   }
 
   /** A socket just accepted: `account` when its key was checked before the upgrade, else it has `authTimeoutMs` to send one. */
-  accept(ws: RoomSocket, connectionId: string, account: string | null, tokensCap?: number, socketId: string = socketIdOf(connectionId)): void {
+  accept(ws: RoomSocket, connectionId: string, account: string | null, tokensCap?: number, socketId: string = socketIdOf(connectionId), keyDigest: string | null = null): void {
     const now = this.deps.now();
-    const st = this.newSocketState(connectionId, socketId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now, tokensCap);
+    const st = this.newSocketState(connectionId, socketId, account, account === null ? now + limits.streams.authTimeoutMs : 0, now, tokensCap, account === null ? null : keyDigest);
     this.sockets.set(ws, st);
     this.saveAttachment(ws, st);
     if (account !== null) this.send(ws, st, JSON.stringify({ type: "connected", connectionId }));
@@ -225,27 +242,52 @@ export class StreamRoomState {
 
     const read = readClientFrame(frame);
     if (isRefusal(read)) return this.strike(ws, st, read.refused, read.oversize);
-    if (st.account === null) return this.unauthenticated(ws, st, read);
+    // A key check in progress: this message waits for it (a client that sends its key in every message sends them back
+    // to back), then is read as the socket now stands. Waiters resume in arrival order.
+    while (st.authing !== null) {
+      await st.authing;
+      if (!this.sockets.has(ws)) return;
+    }
+    if (st.account === null) {
+      if (read.apiKey === undefined) return this.strike(ws, st, 'Not authenticated: send {"apiKey":"<key>"} first');
+      st.authing = this.authenticateThenHandle(ws, st, read, read.apiKey).finally(() => {
+        st.authing = null;
+      });
+      return st.authing;
+    }
+    if (read.apiKey !== undefined && !this.isSocketKey(ws, st, read.apiKey)) return this.strike(ws, st, "Already authenticated with another API key");
+    return this.handle(ws, st, read);
+  }
+
+  /** A message of an authenticated socket. */
+  private async handle(ws: RoomSocket, st: SocketState, read: ClientMessage): Promise<void> {
     switch (read.method) {
       case "auth":
-        return this.strike(ws, st, "Already authenticated");
+        // The socket's own key again (CoinVera's clients repeat it): accepted, and answered as the first one was.
+        return this.send(ws, st, JSON.stringify({ type: "connected", connectionId: st.connectionId }));
       case "ping":
         return this.send(ws, st, pongText);
-      case "subscribePrice":
-      case "subscribeTrade":
-      case "subscribeWallet":
-        return this.subscribe(ws, st, read.method, [...new Set(read.tokens)]);
-      case "subscribeNewpair":
-        return this.subscribe(ws, st, "subscribeNewpair", []);
-      case "unsubscribePrice":
-      case "unsubscribeTrade":
-      case "unsubscribeWallet":
-        return this.unsubscribe(ws, st, read.method, read.unsubscribeId);
-      case "unsubscribeNewpair":
-        return this.unsubscribeNewpair(ws, st);
+      case "subscribe": {
+        const sub = this.subscribe(ws, st, read.kind, [...new Set(read.tokens)]);
+        if (sub !== undefined) await this.sendSnapshot(sub);
+        return;
+      }
+      case "unsubscribe":
+        return streamKinds[read.kind].addressed ? this.unsubscribe(ws, st, read.kind, read.unsubscribeId ?? "") : this.unsubscribeAll(ws, st, read.kind);
       case "resume":
         return this.resume(ws, st, read.subscribeId, read.fromSeq);
     }
+  }
+
+  /** Whether `apiKey` is the socket's key; a socket whose key digest is not known (an older attachment) takes this one. */
+  private isSocketKey(ws: RoomSocket, st: SocketState, apiKey: string): boolean {
+    const digest = apiKeyDigest(apiKey);
+    if (st.keyDigest === null) {
+      st.keyDigest = digest;
+      this.saveAttachment(ws, st);
+      return true;
+    }
+    return sameDigest(st.keyDigest, digest);
   }
 
   /** The socket closed (or failed): its subscriptions wait `resumeWindowMs` to be resumed, still numbering events. */
@@ -271,13 +313,25 @@ export class StreamRoomState {
     /** subscriptions waiting for a resume: their seq is written down, so a restart cannot number an event twice */
     const waiting = new Set<Subscription>();
     let seen: Map<Subscription, Set<string>> | undefined;
+    let staleAtTail = false;
     for (const event of events) {
       // A gap concerns every subscription of the room: each gets it in its numbered stream.
       const subscribers = event.kind === "gap" ? this.subs.values() : this.topicIndex.get(event.topic);
-      if (subscribers === undefined) continue;
+      if (subscribers === undefined) {
+        staleAtTail = true;
+        continue;
+      }
       const dataJson = JSON.stringify(event.data);
       for (const sub of subscribers) {
-        if (event.kind !== "gap" && subscriptionKinds[sub.kind].event !== event.kind) continue;
+        if (event.kind !== "gap" && sub.stream !== event.kind) continue;
+        // a live event before the snapshot: the snapshot of this topic would be older, so it is not sent
+        sub.snapshotPending?.delete(event.topic);
+        if (sub.snapshotSent?.has(event.topic)) {
+          const snapshot = sub.snapshotSent.get(event.topic);
+          sub.snapshotSent.delete(event.topic);
+          if (sub.snapshotSent.size === 0) sub.snapshotSent = undefined;
+          if (snapshot === eventIdentity(event)) continue;
+        }
         // A trade is published under its mint and its wallet: a subscription holding both gets it once.
         if (sub.topics.length > 1) {
           seen ??= new Map();
@@ -287,20 +341,9 @@ export class StreamRoomState {
           if (keys.has(key)) continue;
           keys.add(key);
         }
-        sub.seq++;
-        const type = event.kind === "gap" ? "gap" : subscriptionKinds[sub.kind].event;
-        sub.ring.push({ seq: sub.seq, at: now, type, dataJson });
-        sub.ring.expire(now);
-        const ws = sub.socket;
-        if (ws === null) {
-          waiting.add(sub);
-          this.deps.store.keepEvents(sub.id, [{ seq: sub.seq, at: now, type, dataJson }]);
-          continue;
-        }
-        const st = this.sockets.get(ws);
-        if (st === undefined) continue;
-        touched.add(ws);
-        this.sendEvent(ws, st, eventFrameText(type, sub.id, sub.seq, dataJson));
+        const ws = this.deliver(sub, event.kind, dataJson, now);
+        if (ws === null) waiting.add(sub);
+        else if (ws !== undefined) touched.add(ws);
       }
     }
     for (const ws of touched) {
@@ -308,6 +351,61 @@ export class StreamRoomState {
       if (st !== undefined) this.saveAttachment(ws, st);
     }
     for (const sub of waiting) this.deps.store.put(rowOf(sub));
+    if (staleAtTail) {
+      // The tail published a topic no subscription here has: its copy of our topics is stale (a lost or late
+      // setTopics). Registering them again, whatever we sent last, keeps it from following topics nobody wants.
+      this.topicsKey = null;
+      this.noteTopics();
+    }
+  }
+
+  /**
+   * One event to one subscription: numbered, kept for a resume, sent (or written down while its socket is away).
+   * Returns the socket it went to, null when it waits for a resume, undefined when its socket is gone.
+   */
+  private deliver(sub: Subscription, type: string, dataJson: string, now: number): RoomSocket | null | undefined {
+    sub.seq++;
+    sub.ring.push({ seq: sub.seq, at: now, type, dataJson });
+    sub.ring.expire(now);
+    const ws = sub.socket;
+    if (ws === null) {
+      this.deps.store.keepEvents(sub.id, [{ seq: sub.seq, at: now, type, dataJson }]);
+      return null;
+    }
+    const st = this.sockets.get(ws);
+    if (st === undefined) return undefined;
+    this.sendEvent(ws, st, eventFrameText(type, sub.id, sub.seq, dataJson));
+    return ws;
+  }
+
+  /**
+   * A new subscription of a kind with a snapshot gets the current state of its tokens at once (numbered like any
+   * event: a resume replays it), then changes as they come. A token whose live event came first gets no snapshot (it
+   * would be older); one the snapshot cannot give is left out (logged).
+   */
+  private async sendSnapshot(sub: Subscription): Promise<void> {
+    if (!streamKinds[sub.stream].snapshot || this.deps.snapshot === undefined) return;
+    sub.snapshotPending = new Set(sub.topics);
+    let events: StreamEvent[];
+    try {
+      events = await this.deps.snapshot(sub.stream, sub.tokens);
+    } catch (err) {
+      this.deps.log("warn", { room: "stream", event: "snapshot-failed", subscribeId: sub.id, error: err instanceof Error ? err.message : String(err) });
+      events = [];
+    }
+    const pending = sub.snapshotPending;
+    sub.snapshotPending = undefined;
+    if (this.subs.get(sub.id) !== sub) return;
+    const now = this.deps.now();
+    for (const event of events) {
+      if (event.kind !== sub.stream || !pending.delete(event.topic)) continue;
+      this.deliver(sub, event.kind, JSON.stringify(event.data), now);
+      (sub.snapshotSent ??= new Map()).set(event.topic, eventIdentity(event));
+    }
+    const ws = sub.socket;
+    const st = ws === null ? undefined : this.sockets.get(ws);
+    if (ws !== null && st !== undefined) this.saveAttachment(ws, st);
+    else if (ws === null) this.deps.store.put(rowOf(sub));
   }
 
   /**
@@ -355,13 +453,15 @@ export class StreamRoomState {
 
   // ---- messages ----
 
-  private async unauthenticated(ws: RoomSocket, st: SocketState, read: ClientMessage): Promise<void> {
-    if (read.method !== "auth") return this.strike(ws, st, 'Not authenticated: send {"apiKey":"<key>"} first');
-    if (st.authPending) return this.strike(ws, st, "Authentication in progress");
+  /**
+   * The first key of a socket, in `{"apiKey"}` or in any message (CoinVera's form): checked, admitted by the plan, then
+   * `connected`, then the rest of the message. A bad key closes the socket (1008), as at the upgrade.
+   */
+  private async authenticateThenHandle(ws: RoomSocket, st: SocketState, read: ClientMessage, apiKey: string): Promise<void> {
     st.authPending = true;
     let account: string | null;
     try {
-      account = await this.deps.authenticate(read.apiKey);
+      account = await this.deps.authenticate(apiKey);
     } catch (err) {
       // Our side failed (KV), not the key: say so and let the client try again (not counted against it).
       this.deps.log("error", { room: "stream", event: "key-check-failed", connectionId: st.connectionId, error: err instanceof Error ? err.message : String(err) });
@@ -391,29 +491,41 @@ export class StreamRoomState {
     if (!admitted.ok) return this.dropSocket(ws, closeCodes.policy, admitted.message);
     st.tokensCap = admitted.tokensCap;
     st.account = account;
+    st.keyDigest = apiKeyDigest(apiKey);
     st.authDeadline = 0;
     this.saveAttachment(ws, st);
     this.send(ws, st, JSON.stringify({ type: "connected", connectionId: st.connectionId }));
+    if (read.method !== "auth") return this.handle(ws, st, read);
   }
 
-  private subscribe(ws: RoomSocket, st: SocketState, kind: SubscribeMethod, tokens: string[]): void {
-    if (tokens.length > st.tokensCap) return this.strike(ws, st, `Too many tokens for your plan; max ${st.tokensCap} per subscription`);
+  /** A new subscription (acked), or undefined when refused. */
+  private subscribe(ws: RoomSocket, st: SocketState, kind: StreamKind, tokens: string[]): Subscription | undefined {
+    if (tokens.length > st.tokensCap) {
+      this.strike(ws, st, `Too many tokens for your plan; max ${st.tokensCap} per subscription`);
+      return undefined;
+    }
     if (st.subs.size >= limits.streams.subscriptionsPerSocket) {
-      return this.strike(ws, st, `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}`);
+      this.strike(ws, st, `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}`);
+      return undefined;
     }
     let id = this.deps.newId();
     while (this.subs.has(id)) id = this.deps.newId();
-    const row: SubscriptionRow = { id, account: st.account!, kind, tokens, seq: 0, detachedAt: null };
+    const method = streamKinds[kind].subscribe;
+    const row: SubscriptionRow = { id, account: st.account!, kind: method, tokens, seq: 0, detachedAt: null };
     this.deps.store.put(row);
-    st.subs.set(id, this.addSubscription(row, ws));
+    const sub = this.addSubscription(row, ws);
+    st.subs.set(id, sub);
     this.saveAttachment(ws, st);
-    this.send(ws, st, JSON.stringify({ type: kind, status: "success", tokens, subscribeId: id }));
+    this.send(ws, st, JSON.stringify({ type: method, status: "success", tokens, subscribeId: id }));
     this.noteTopics();
+    return sub;
   }
 
-  private unsubscribe(ws: RoomSocket, st: SocketState, method: string, id: string): void {
+  /** Ends one subscription of a kind with addresses, by its id. */
+  private unsubscribe(ws: RoomSocket, st: SocketState, kind: StreamKind, id: string): void {
+    const method = streamKinds[kind].unsubscribe;
     const sub = st.subs.get(id);
-    if (sub === undefined || sub.kind !== unsubscribeKinds[method]) return this.strike(ws, st, `Unknown unsubscribeId for ${method}: ${id.slice(0, 64)}`);
+    if (sub === undefined || sub.stream !== kind) return this.strike(ws, st, `Unknown unsubscribeId for ${method}: ${id.slice(0, 64)}`);
     st.subs.delete(id);
     this.removeSubscription(sub);
     this.saveAttachment(ws, st);
@@ -421,15 +533,17 @@ export class StreamRoomState {
     this.noteTopics();
   }
 
-  private unsubscribeNewpair(ws: RoomSocket, st: SocketState): void {
-    const ended = [...st.subs.values()].filter((sub) => sub.kind === "subscribeNewpair");
-    if (ended.length === 0) return this.strike(ws, st, "No subscribeNewpair subscription on this connection");
+  /** Ends every subscription of the connection of a kind without addresses (they are named by no id). */
+  private unsubscribeAll(ws: RoomSocket, st: SocketState, kind: StreamKind): void {
+    const { subscribe, unsubscribe } = streamKinds[kind];
+    const ended = [...st.subs.values()].filter((sub) => sub.stream === kind);
+    if (ended.length === 0) return this.strike(ws, st, `No ${subscribe} subscription on this connection`);
     for (const sub of ended) {
       st.subs.delete(sub.id);
       this.removeSubscription(sub);
     }
     this.saveAttachment(ws, st);
-    this.send(ws, st, JSON.stringify({ type: "unsubscribeNewpair", status: "success", unsubscribeIds: ended.map((sub) => sub.id) }));
+    this.send(ws, st, JSON.stringify({ type: unsubscribe, status: "success", unsubscribeIds: ended.map((sub) => sub.id) }));
     this.noteTopics();
   }
 
@@ -515,14 +629,24 @@ export class StreamRoomState {
     this.send(ws, st, text);
   }
 
-  private newSocketState(connectionId: string, socketId: string, account: string | null, authDeadline: number, now: number, tokensCap: number = limits.streams.tokensPerSubscription): SocketState {
+  private newSocketState(
+    connectionId: string,
+    socketId: string,
+    account: string | null,
+    authDeadline: number,
+    now: number,
+    tokensCap: number = limits.streams.tokensPerSubscription,
+    keyDigest: string | null = null,
+  ): SocketState {
     return {
       connectionId,
       socketId,
       account,
       tokensCap,
+      keyDigest,
       authDeadline,
       authPending: false,
+      authing: null,
       subs: new Map(),
       bucket: limits.streams.messageBurst,
       bucketAt: now,
@@ -533,7 +657,7 @@ export class StreamRoomState {
   }
 
   private saveAttachment(ws: RoomSocket, st: SocketState): void {
-    const attachment: SocketAttachment = { v: 1, c: st.connectionId, k: st.socketId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]), t: st.tokensCap };
+    const attachment: SocketAttachment = { v: 1, c: st.connectionId, k: st.socketId, a: st.account, d: st.authDeadline, s: [...st.subs.values()].map((sub) => [sub.id, sub.seq]), t: st.tokensCap, ...(st.keyDigest === null ? {} : { h: st.keyDigest }) };
     try {
       ws.serializeAttachment(attachment);
     } catch (err) {
@@ -542,12 +666,12 @@ export class StreamRoomState {
   }
 
   private addSubscription(row: SubscriptionRow, ws: RoomSocket | null): Subscription {
-    const { topicPrefix } = subscriptionKinds[row.kind];
-    const topics = row.kind === "subscribeNewpair" ? [topicPrefix] : row.tokens.map((token) => `${topicPrefix}${token}`);
+    const topics = topicsOf(row.kind, row.tokens);
     const sub: Subscription = {
       id: row.id,
       account: row.account,
       kind: row.kind,
+      stream: kindOfSubscribeMethod(row.kind)!,
       tokens: row.tokens,
       topics,
       seq: row.seq,
@@ -584,24 +708,14 @@ export class StreamRoomState {
   }
 }
 
-function rowOf(sub: Subscription): SubscriptionRow {
-  return { id: sub.id, account: sub.account, kind: sub.kind, tokens: sub.tokens, seq: sub.seq, detachedAt: sub.socket === null ? sub.detachedAt : null };
+/** The chain tail's topics of a subscription. */
+function topicsOf(method: SubscribeMethod, tokens: readonly string[]): string[] {
+  const kind = kindOfSubscribeMethod(method)!;
+  return streamKinds[kind].addressed ? tokens.map((token) => topicOf(kind, token)) : [topicOf(kind)];
 }
 
-/** What makes two published events the same event (a trade under its mint and under its wallet). */
-function eventIdentity(event: StreamEvent): string {
-  switch (event.kind) {
-    case "trade":
-      return `${event.data.signature}:${event.data.ordinal}`;
-    case "wallet":
-      return `${event.data.signature}:${event.data.wallet}:${event.data.mint}`;
-    case "price":
-      return `${event.data.ca}:${event.data.slot}`;
-    case "newpair":
-      return `${event.data.signature}:${event.data.pool}:${event.data.type}`;
-    case "gap":
-      return `gap:${event.data.fromSlot}:${event.data.toSlot}`;
-  }
+function rowOf(sub: Subscription): SubscriptionRow {
+  return { id: sub.id, account: sub.account, kind: sub.kind, tokens: sub.tokens, seq: sub.seq, detachedAt: sub.socket === null ? sub.detachedAt : null };
 }
 
 function safely<T>(fn: () => T): T | undefined {

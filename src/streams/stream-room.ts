@@ -5,6 +5,7 @@
  * All protocol state and logic is in StreamRoomState; this shell wires it to workerd and keeps every handler from
  * throwing: an error is logged and the room goes on.
  */
+import type { Address } from "@solana/kit";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { ApiError } from "../errors/api-error";
@@ -12,7 +13,9 @@ import { authenticate } from "../accounts/api-key-auth";
 import type { ApiKeyRecord } from "../accounts/api-key-record";
 import { admitConnection, releaseConnection } from "../accounts/meter-client";
 import { limits } from "../limits";
-import type { StreamEvent, StreamEventSink } from "./stream-events";
+import { servicesOf } from "../services";
+import { priceEvents } from "./stream-event-builders";
+import type { StreamEvent, StreamEventSink, StreamKind } from "./stream-events";
 import { pingText, pongText, subscribeMethods, type SubscribeMethod } from "./stream-protocol";
 import { roomHandoff, socketIdOf } from "../stream-shard";
 import { isNewPosition, publishPositionSchema, type PublishPosition } from "./publish-position";
@@ -55,6 +58,7 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
         }
       },
       topicsChanged: (topics) => this.sendTopics(topics),
+      snapshot: (kind, tokens) => this.snapshot(kind, tokens),
       admit: async (account, connectionId) => {
         const record = this.checkedKeys.get(account);
         this.checkedKeys.delete(account);
@@ -92,7 +96,8 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     this.ctx.acceptWebSocket(server);
     const tokensCap = Number(request.headers.get(roomHandoff.tokensCap) ?? Number.NaN);
     const socketId = request.headers.get(roomHandoff.socketId) ?? socketIdOf(connectionId);
-    this.state.accept(server as RoomSocket, connectionId, account, Number.isInteger(tokensCap) && tokensCap > 0 ? tokensCap : undefined, socketId);
+    const keyDigest = request.headers.get(roomHandoff.keyDigest);
+    this.state.accept(server as RoomSocket, connectionId, account, Number.isInteger(tokensCap) && tokensCap > 0 ? tokensCap : undefined, socketId, keyDigest);
     await this.scheduleAlarm();
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -150,6 +155,21 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     // Written in the same turn as the sends (the output gate holds them until it is stored).
     this.lastPosition = at.data;
     this.ctx.storage.sql.exec("INSERT OR REPLACE INTO room_meta (key, value) VALUES ('position', ?)", JSON.stringify(at.data));
+  }
+
+  /**
+   * A new subscription's snapshot: for prices, each token's current record from the price service (its cache, the
+   * records REST answers), as price events. A token that cannot be priced now (no pool, an upstream fault) is left out
+   * and comes with its next change; a stale record is left out too (it says nothing current).
+   */
+  private async snapshot(kind: StreamKind, tokens: readonly string[]): Promise<StreamEvent[]> {
+    if (kind !== "price" || tokens.length === 0) return [];
+    const mints = tokens as readonly Address[];
+    const outcomes = await servicesOf(this.env).prices.price(mints, { waitUntil: (p) => this.ctx.waitUntil(p) });
+    return mints.flatMap((mint) => {
+      const outcome = outcomes.get(mint);
+      return outcome?.ok && outcome.record.stale !== true ? priceEvents(outcome.record.slot, [outcome.record]) : [];
+    });
   }
 
   private async scheduleAlarm(): Promise<void> {

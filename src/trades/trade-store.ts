@@ -1,11 +1,14 @@
+import { limits } from "../limits";
 /**
  * Writes ingested blocks to D1, atomically per call: one batch (a D1 transaction) whose first statement inserts the
  * blocks' rows in `ingested_blocks`. A block stored before fails that statement on its primary key and the whole batch
  * rolls back, so a re-run range, a retried queue message or two consumers racing never count a trade twice; the caller
  * then drops the blocks already stored and writes the rest. Every table gets one statement per 1,000 rows (rows travel
- * as one JSON parameter: D1 binds at most 100 parameters), so a call costs a few statements for 1 block or 100.
+ * as one JSON parameter: json/json-rows-statements.ts), so a call costs a few statements for 1 block or 100. The pool
+ * registry's rows go in the same batch (pool-registry/registry-writes.ts).
  */
-import { limits } from "../limits";
+import { jsonRowsStatements } from "../json/json-rows-statements";
+import { poolUpsertStatements } from "../pool-registry/registry-writes";
 import type { PoolEvent, Trade } from "./trade";
 import { bucketRows, type BucketRow } from "./trade-buckets";
 import type { RegisteredPool } from "../pool-registry/registry-store";
@@ -53,14 +56,6 @@ function upsertBuckets(table: "minute_buckets" | "hour_buckets"): string {
 const upsertMinutes = upsertBuckets("minute_buckets");
 const upsertHours = upsertBuckets("hour_buckets");
 
-/** Pools seen created or traded: inserted once, `last_slot` moves forward, related facts filled when learnt. */
-const upsertPools = `INSERT INTO pools (address, kind, base_mint, quote_mint, related, source, first_slot, last_slot)
-  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
-         json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[6]')
-  FROM json_each(?1) WHERE true
-  ON CONFLICT (address) DO UPDATE SET last_slot = max(last_slot, excluded.last_slot),
-    related = CASE WHEN excluded.related != '{}' THEN excluded.related ELSE related END`;
-
 const bucketTuple = (r: BucketRow) => [
   r.mint, r.bucket, r.buys, r.sells, r.buyUsd, r.sellUsd, r.buySol, r.sellSol, r.buyBase, r.sellBase, r.firstKey, r.lastKey,
   r.openUsd, r.highUsd, r.lowUsd, r.closeUsd, r.openSol, r.highSol, r.lowSol, r.closeSol,
@@ -71,45 +66,17 @@ const tradeTuple = (t: Trade) => [
   t.quoteAmount.toString(), t.baseDecimals, t.quoteDecimals, t.priceQuote, t.priceSol, t.priceUsd, t.valueUsd, t.wallet,
 ];
 
-/**
- * The pool registry's upserts for `blocks`: every pool swapped or created in them (the index stores them with its
- * blocks; the chain tail registers them as soon as it reads a block, so a new pool prices within seconds). Idempotent.
- */
-export function poolUpsertStatements(db: D1Database, blocks: readonly Pick<StoredBlock, "slot" | "events" | "pools">[]): D1PreparedStatement[] {
-  const pools = new Map<string, unknown[]>();
-  for (const b of blocks) {
-    for (const p of b.pools) pools.set(p.address, [p.address, p.kind, p.baseMint, p.quoteMint, JSON.stringify(p.related), "swap", b.slot]);
-    for (const e of b.events) {
-      const known = pools.get(e.pool);
-      if (!known || Object.keys(e.related).length > 0) pools.set(e.pool, [e.pool, e.kind, e.baseMint, e.quoteMint, JSON.stringify(e.related), e.type === "create" ? "creation" : e.type, b.slot]);
-    }
-  }
-  return chunked(db, upsertPools, [...pools.values()]);
-}
-
 /** The statements that store `blocks` (none already stored): one per table. */
 function statementsFor(db: D1Database, blocks: readonly StoredBlock[]): D1PreparedStatement[] {
   const trades = blocks.flatMap((b) => b.trades);
   const statements = [
     db.prepare(insertBlocks).bind(JSON.stringify(blocks.map((b) => [b.slot, b.blockTime, b.trades.length, b.solUsd]))),
-    ...chunked(db, insertTrades, trades.map(tradeTuple)),
-    ...chunked(db, upsertMinutes, bucketRows(trades, 60).map(bucketTuple)),
-    ...chunked(db, upsertHours, bucketRows(trades, 3600).map(bucketTuple)),
+    ...jsonRowsStatements(db, insertTrades, trades.map(tradeTuple)),
+    ...jsonRowsStatements(db, upsertMinutes, bucketRows(trades, 60).map(bucketTuple)),
+    ...jsonRowsStatements(db, upsertHours, bucketRows(trades, 3600).map(bucketTuple)),
     ...poolUpsertStatements(db, blocks),
   ];
   return statements;
-}
-
-/**
- * One statement per `rowsPerStatement` rows: a bound string may be at most 2 MB in D1, and a page of mainnet blocks
- * holds ~3,000 trades of ~330 B each; 1,000 rows keep every parameter near 350 KB.
- */
-function chunked(db: D1Database, sql: string, rows: unknown[][]): D1PreparedStatement[] {
-  const out: D1PreparedStatement[] = [];
-  for (let i = 0; i < rows.length; i += limits.tradeIngest.rowsPerStatement) {
-    out.push(db.prepare(sql).bind(JSON.stringify(rows.slice(i, i + limits.tradeIngest.rowsPerStatement))));
-  }
-  return out;
 }
 
 const isDuplicateBlock = (err: unknown) => err instanceof Error && /UNIQUE constraint failed: ingested_blocks/i.test(err.message);

@@ -82,6 +82,14 @@ async function connected(query = ""): Promise<Client & { connectionId: string }>
   return { ...client, connectionId: hello.connectionId };
 }
 
+/** The next answer that is not a price event (each price subscription first gets SOL's current record). */
+async function notPrice(client: Client): Promise<any> {
+  for (;;) {
+    const frame = await client.answer();
+    if (frame.type !== "price") return frame;
+  }
+}
+
 const unauthorized = { status: 401, body: { status: "error", error: { code: 401, message: "Missing or invalid API key" } } };
 
 describe("the upgrade", () => {
@@ -128,6 +136,50 @@ describe("the upgrade", () => {
     client.send({ method: "subscribeNewpair" });
     expect(await client.answer()).toMatchObject({ type: "subscribeNewpair", status: "success" });
     client.ws.close();
+  });
+
+  it("CoinVera's form: the key inside the very first subscribe authenticates it; the same key again passes; another key → error frame", async () => {
+    // Given a socket upgraded with no key at all
+    const client = await open(wsPath());
+    // When its first message is a subscribe carrying the key, as CoinVera's documentation writes it
+    client.send({ apiKey: key, method: "subscribeTrade", tokens: [SOL] });
+    // Then it is connected and the subscription acked
+    expect(await client.answer()).toEqual({ type: "connected", connectionId: expect.any(String) });
+    const ack = await client.answer();
+    expect(ack).toEqual({ type: "subscribeTrade", status: "success", tokens: [SOL], subscribeId: expect.any(String) });
+    // and every later message may repeat the key
+    client.send({ apiKey: key, method: "subscribePrice", tokens: [USDC] });
+    expect(await client.answer()).toMatchObject({ type: "subscribePrice", status: "success", tokens: [USDC] });
+    client.send({ apiKey: key, method: "unsubscribeTrade", unsubscribeId: ack.subscribeId });
+    expect(await client.answer()).toEqual({ type: "unsubscribeTrade", status: "success", unsubscribeId: ack.subscribeId });
+    client.send({ apiKey: key });
+    expect(await client.answer()).toMatchObject({ type: "connected" });
+    // while another key — even a valid one — is an error frame, and the socket stays
+    const other = await worker.newApiKey();
+    client.send({ apiKey: other, method: "subscribeNewpair" });
+    expect(await client.answer()).toEqual({ type: "error", message: "Already authenticated with another API key" });
+    client.send({ apiKey: key, method: "ping" });
+    expect(await client.answer()).toEqual({ type: "pong" });
+    client.ws.close();
+    await client.closed;
+  });
+
+  it("CoinVera's form on a socket keyed at the upgrade: the same key in messages passes, another is an error frame", async () => {
+    const client = await connected();
+    client.send({ apiKey: key, method: "subscribeNewpair" });
+    expect(await client.answer()).toMatchObject({ type: "subscribeNewpair", status: "success" });
+    client.send({ apiKey: await worker.newApiKey(), method: "subscribeNewpair" });
+    expect(await client.answer()).toEqual({ type: "error", message: "Already authenticated with another API key" });
+    client.ws.close();
+    await client.closed;
+  });
+
+  it("CoinVera's form with a bad key → the same close as a bad lone key (1008), nothing subscribed", async () => {
+    for (const bad of ["tmd_nope", await worker.newApiKey({ revoked: true })]) {
+      const client = await open(wsPath());
+      client.send({ apiKey: bad, method: "subscribeTrade", tokens: [SOL] });
+      expect(await client.closed).toEqual({ code: 1008, reason: "Missing or invalid API key" });
+    }
   });
 
   it("a bad first-message key → close 1008", async () => {
@@ -225,7 +277,7 @@ describe("bad frames: each answered with an error frame, the socket kept", () =>
     ["invalid address", { method: "subscribePrice", tokens: ["abc"] }, "Invalid tokens.0: not a base58 address (32 bytes)"],
     ["unknown unsubscribeId", { method: "unsubscribePrice", unsubscribeId: "ffffffffffff" }, "Unknown unsubscribeId for unsubscribePrice: ffffffffffff"],
     ["resume of an unknown id", { method: "resume", subscribeId: "ffffffffffff", fromSeq: 0 }, "Unknown subscribeId: ffffffffffff"],
-    ["a second key", { apiKey: "tmd_x" }, "Already authenticated"],
+    ["another key", { apiKey: "tmd_x" }, "Already authenticated with another API key"],
   ];
   it.each(cases)("%s", async (_name, frame, message) => {
     const client = await connected();
@@ -277,10 +329,10 @@ describe("bad frames: each answered with an error frame, the socket kept", () =>
     for (let i = 0; i < limits.streams.subscriptionsPerSocket; i++) {
       if (i > 0 && i % limits.streams.messagesPerSecond === 0) await new Promise((r) => setTimeout(r, 1000));
       client.send({ method: "subscribePrice", tokens: [SOL] });
-      expect(await client.answer()).toMatchObject({ type: "subscribePrice", status: "success" });
+      expect(await notPrice(client)).toMatchObject({ type: "subscribePrice", status: "success" });
     }
     client.send({ method: "subscribePrice", tokens: [SOL] });
-    expect(await client.answer()).toEqual({ type: "error", message: `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}` });
+    expect(await notPrice(client)).toEqual({ type: "error", message: `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}` });
     client.ws.close();
   }, 20_000);
 });

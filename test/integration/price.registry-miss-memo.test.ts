@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { limits } from "../../src/limits";
 import { registryCandidates } from "../../src/pricing/pool-candidates";
-import { poolUpsertStatements } from "../../src/trades/trade-store";
+import { poolUpsertStatements } from "../../src/pool-registry/registry-writes";
 
 const WSOL = "So11111111111111111111111111111111111111112";
 

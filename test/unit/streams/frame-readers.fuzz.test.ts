@@ -8,9 +8,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readPubSubFrame } from "../../../src/rpc/pubsub-frames";
+import { streamKinds } from "../../../src/streams/stream-events";
 import { isRefusal, readClientFrame } from "../../../src/streams/stream-protocol";
 
-const wsMethods = new Set(["auth", "subscribePrice", "subscribeTrade", "subscribeWallet", "subscribeNewpair", "unsubscribePrice", "unsubscribeTrade", "unsubscribeWallet", "unsubscribeNewpair", "resume", "ping"]);
+const wsMethods = new Set(["auth", "subscribe", "unsubscribe", "resume", "ping"]);
 const pubSubMethods = new Set(["accountSubscribe", "programSubscribe", "logsSubscribe", "signatureSubscribe", "slotSubscribe", "rootSubscribe"].flatMap((m) => [m, m.replace(/Subscribe$/, "Unsubscribe")]));
 const ADDRESS = "So11111111111111111111111111111111111111112";
 
@@ -40,13 +41,18 @@ describe("frame readers under arbitrary input", () => {
       { method: "unsubscribePrice", unsubscribeId: "0123456789ab" },
       { method: "resume", subscribeId: "0123456789ab", fromSeq: 3 },
       { apiKey: "tmd_x" },
+      { apiKey: "tmd_x", method: "subscribeTrade", tokens: [ADDRESS] },
       { method: "ping" },
     ];
     fc.assert(
       fc.property(anyFrame(valid), (frame) => {
         const read = readClientFrame(frame);
         if (isRefusal(read)) expect(read.refused.length).toBeGreaterThan(0);
-        else expect(wsMethods.has(read.method)).toBe(true);
+        else {
+          expect(wsMethods.has(read.method)).toBe(true);
+          // a subscribe or unsubscribe names a kind of the table
+          if (read.method === "subscribe" || read.method === "unsubscribe") expect(Object.keys(streamKinds)).toContain(read.kind);
+        }
       }),
       { numRuns: 5000 },
     );

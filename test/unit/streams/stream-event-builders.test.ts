@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { readBlock, type JsonBlock } from "../../../src/trades/block-reading";
 import { tradeItemOf, tradeItemSchema } from "../../../src/trades/trade-queries";
-import { addressesOf, blockEvents, eventsForRoom, mintsToPrice, priceEvents, topicPattern } from "../../../src/streams/stream-event-builders";
-import { streamEventSchema } from "../../../src/streams/stream-events";
+import { addressesOf, blockEvents, eventsForRoom, mintsToPrice, priceEvents } from "../../../src/streams/stream-event-builders";
+import { streamEventSchema, topicPattern } from "../../../src/streams/stream-events";
 import { walletChangesOfBlock } from "../../../src/streams/wallet-changes";
 import type { JsonTransaction } from "../../../src/trades/json-transaction";
 import { balanceChange, copyOf, loadTransaction, WSOL } from "../trades/transaction-fixtures";

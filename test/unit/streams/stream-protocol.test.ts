@@ -26,21 +26,31 @@ const read = (value: unknown) => readClientFrame(typeof value === "string" ? val
 
 describe("client frames that are read", () => {
   it("the four subscribes, the unsubscribes, resume, ping and the first-message key", () => {
-    expect(read({ method: "subscribePrice", tokens: [SOL] })).toEqual({ method: "subscribePrice", tokens: [SOL] });
-    expect(read({ method: "subscribeTrade", tokens: [SOL, USDC] })).toEqual({ method: "subscribeTrade", tokens: [SOL, USDC] });
-    expect(read({ method: "subscribeWallet", tokens: [USDC] })).toEqual({ method: "subscribeWallet", tokens: [USDC] });
-    expect(read({ method: "subscribeNewpair" })).toEqual({ method: "subscribeNewpair" });
-    expect(read({ method: "subscribeNewpair", tokens: [] })).toEqual({ method: "subscribeNewpair" });
-    expect(read({ method: "unsubscribeTrade", unsubscribeId: "0123456789ab" })).toEqual({ method: "unsubscribeTrade", unsubscribeId: "0123456789ab" });
-    expect(read({ method: "unsubscribeNewpair" })).toEqual({ method: "unsubscribeNewpair" });
+    expect(read({ method: "subscribePrice", tokens: [SOL] })).toEqual({ method: "subscribe", kind: "price", tokens: [SOL] });
+    expect(read({ method: "subscribeTrade", tokens: [SOL, USDC] })).toEqual({ method: "subscribe", kind: "trade", tokens: [SOL, USDC] });
+    expect(read({ method: "subscribeWallet", tokens: [USDC] })).toEqual({ method: "subscribe", kind: "wallet", tokens: [USDC] });
+    expect(read({ method: "subscribeNewpair" })).toEqual({ method: "subscribe", kind: "newpair", tokens: [] });
+    expect(read({ method: "subscribeNewpair", tokens: [] })).toEqual({ method: "subscribe", kind: "newpair", tokens: [] });
+    expect(read({ method: "unsubscribeTrade", unsubscribeId: "0123456789ab" })).toEqual({ method: "unsubscribe", kind: "trade", unsubscribeId: "0123456789ab" });
+    expect(read({ method: "unsubscribeNewpair" })).toEqual({ method: "unsubscribe", kind: "newpair" });
     expect(read({ method: "resume", subscribeId: "0123456789ab", fromSeq: 0 })).toEqual({ method: "resume", subscribeId: "0123456789ab", fromSeq: 0 });
     expect(read(pingText)).toEqual({ method: "ping" });
     expect(read({ apiKey: "tmd_x" })).toEqual({ method: "auth", apiKey: "tmd_x" });
   });
 
+  it("CoinVera's form: `apiKey` in any message is read with it (checked like a lone key)", () => {
+    expect(read({ apiKey: "tmd_x", method: "subscribeTrade", tokens: [SOL] })).toEqual({ method: "subscribe", kind: "trade", tokens: [SOL], apiKey: "tmd_x" });
+    expect(read({ method: "unsubscribeNewpair", apiKey: "tmd_x" })).toEqual({ method: "unsubscribe", kind: "newpair", apiKey: "tmd_x" });
+    expect(read({ apiKey: "tmd_x", method: "ping" })).toEqual({ method: "ping", apiKey: "tmd_x" });
+    expect(read({ apiKey: 5, method: "ping" })).toEqual({ refused: "Invalid apiKey: expected string" });
+    expect(read({ apiKey: "k".repeat(257), method: "ping" })).toMatchObject({ refused: expect.stringMatching(/^Invalid apiKey/) });
+    expect(read({ apiKey: "tmd_x", method: "subscribeTrade", tokens: [SOL], extra: 1 })).toEqual({ refused: "Unknown field: extra" });
+  });
+
   it("a binary frame of UTF-8 JSON is read like text", () => {
     expect(readClientFrame(new TextEncoder().encode(JSON.stringify({ method: "subscribePrice", tokens: [SOL] })).buffer as ArrayBuffer)).toEqual({
-      method: "subscribePrice",
+      method: "subscribe",
+      kind: "price",
       tokens: [SOL],
     });
   });
@@ -82,14 +92,14 @@ describe("bad frames: each gets a refusal that says what is wrong", () => {
 
   it(`tokens: ${limits.streams.tokensPerSubscription} are read, one more is refused`, () => {
     const cap = limits.streams.tokensPerSubscription;
-    expect(read({ method: "subscribeTrade", tokens: addresses(cap) })).toMatchObject({ method: "subscribeTrade" });
+    expect(read({ method: "subscribeTrade", tokens: addresses(cap) })).toMatchObject({ method: "subscribe", kind: "trade" });
     expect(read({ method: "subscribeTrade", tokens: addresses(cap + 1) })).toEqual({ refused: `Too many tokens; max ${cap}` });
   });
 
   it(`frames: ${limits.streams.maxFrameBytes} bytes are read, one more is refused as oversize (counted in UTF-8 bytes)`, () => {
     const max = limits.streams.maxFrameBytes;
     const frame = JSON.stringify({ method: "subscribePrice", tokens: [SOL] });
-    expect(readClientFrame(frame + " ".repeat(max - frame.length))).toMatchObject({ method: "subscribePrice" });
+    expect(readClientFrame(frame + " ".repeat(max - frame.length))).toMatchObject({ method: "subscribe", kind: "price" });
     expect(readClientFrame(frame + " ".repeat(max + 1 - frame.length))).toEqual({ refused: `Frame too large; max ${max} bytes`, oversize: true });
     // 2-byte characters: half as many fit
     const wide = JSON.stringify({ apiKey: "é".repeat(max / 2) });

@@ -270,7 +270,7 @@ describe("the first-message key's admission by the meter (found by the fuzz belo
     await run([{ a: "open", s: 0, keyed: false }, { a: "key", s: 0, good: true }, { a: "bad", s: 0, n: 12 }, { a: "settle", ok: true }]);
   });
 
-  it("a second key while the first is being admitted is refused (Authentication in progress), so it is admitted once", async () => {
+  it("a second key while the first is being admitted waits for it and is then a repeat, so it is admitted once", async () => {
     // (run's checks: one answer per frame, and as many releases as admissions)
     await run([{ a: "open", s: 0, keyed: false }, { a: "key", s: 0, good: true }, { a: "key", s: 0, good: true }, { a: "settle", ok: true }, { a: "settle", ok: true }]);
   });

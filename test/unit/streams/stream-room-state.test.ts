@@ -10,6 +10,7 @@ import type { StreamEvent } from "../../../src/streams/stream-events";
 import { gapEvent } from "../../../src/streams/stream-event-builders";
 import type { RingEntry } from "../../../src/streams/stream-resume-ring";
 import { StreamRoomState, type RoomDeps, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
+import { apiKeyDigest } from "../../../src/stream-shard";
 import { memorySubscriptionStore } from "./memory-subscription-store";
 
 const SOL = "So11111111111111111111111111111111111111112";
@@ -131,13 +132,77 @@ describe("authentication", () => {
     expect(ws.take()).toEqual([{ type: "error", message: 'Not authenticated: send {"apiKey":"<key>"} first' }]);
     await room.message(ws, JSON.stringify({ apiKey: "good-acct" }));
     expect(ws.take()).toEqual([{ type: "connected", connectionId: "conn-1" }]);
+    // the same key again is accepted (CoinVera's clients repeat it); another key is refused, the socket stays
     await room.message(ws, JSON.stringify({ apiKey: "good-acct" }));
-    expect(ws.take()).toEqual([{ type: "error", message: "Already authenticated" }]);
+    expect(ws.take()).toEqual([{ type: "connected", connectionId: "conn-1" }]);
+    await room.message(ws, JSON.stringify({ apiKey: "good-other" }));
+    expect(ws.take()).toEqual([{ type: "error", message: "Already authenticated with another API key" }]);
+    expect(ws.closedWith).toBeUndefined();
 
     const bad = new FakeSocket();
     room.accept(bad, "conn-2", null);
     await room.message(bad, JSON.stringify({ apiKey: "nope" }));
     expect(bad.closedWith).toEqual({ code: 1008, reason: "Missing or invalid API key" });
+  });
+
+  it("CoinVera's form: the key inside the first subscribe authenticates and subscribes; repeats pass; another key is an error frame", async () => {
+    const room = new StreamRoomState(deps());
+    const ws = new FakeSocket();
+    room.accept(ws, "conn-1", null);
+    // When the very first message is a subscribe carrying the key
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct", method: "subscribeTrade", tokens: [MINT_A] }));
+    // Then the socket is connected and the subscription acked
+    const [hello, ack] = ws.take();
+    expect(hello).toEqual({ type: "connected", connectionId: "conn-1" });
+    expect(ack).toMatchObject({ type: "subscribeTrade", status: "success", tokens: [MINT_A] });
+    // and later messages with the same key work as without it
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct", method: "subscribePrice", tokens: [MINT_B] }));
+    expect(ws.take()).toEqual([expect.objectContaining({ type: "subscribePrice", status: "success" })]);
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct", method: "unsubscribeTrade", unsubscribeId: ack.subscribeId }));
+    expect(ws.take()).toEqual([{ type: "unsubscribeTrade", status: "success", unsubscribeId: ack.subscribeId }]);
+    // while another key (even a valid one) is refused with an error frame, and the message is not carried out
+    await room.message(ws, JSON.stringify({ apiKey: "good-other", method: "subscribeNewpair" }));
+    expect(ws.take()).toEqual([{ type: "error", message: "Already authenticated with another API key" }]);
+    expect(room.currentTopics()).toEqual([`price:${MINT_B}`]);
+    // a bad key in the first message: the same close as a bad lone key
+    const bad = new FakeSocket();
+    room.accept(bad, "conn-2", null);
+    await room.message(bad, JSON.stringify({ apiKey: "nope", method: "subscribeTrade", tokens: [MINT_A] }));
+    expect(bad.closedWith).toEqual({ code: 1008, reason: "Missing or invalid API key" });
+    expect(bad.take().filter((f) => f.type === "subscribeTrade")).toEqual([]);
+  });
+
+  it("messages sent back to back while the first key is checked wait for it, in order", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const room = new StreamRoomState({ ...deps(), authenticate: async (key) => (await gate, key.startsWith("good-") ? key.slice(5) : null) });
+    const ws = new FakeSocket();
+    room.accept(ws, "conn-1", null);
+    const sent = [
+      room.message(ws, JSON.stringify({ apiKey: "good-acct", method: "subscribeTrade", tokens: [MINT_A] })),
+      room.message(ws, JSON.stringify({ apiKey: "good-acct", method: "subscribePrice", tokens: [MINT_A] })),
+      room.message(ws, JSON.stringify({ method: "subscribeNewpair" })),
+    ];
+    release();
+    await Promise.all(sent);
+    expect(ws.take().map((f) => f.type)).toEqual(["connected", "subscribeTrade", "subscribePrice", "subscribeNewpair"]);
+  });
+
+  it("a key given before the upgrade: the same key in messages passes, another is refused", async () => {
+    const room = new StreamRoomState(deps());
+    const ws = new FakeSocket();
+    room.accept(ws, "conn-1", "acct", undefined, "conn-1~a", apiKeyDigest("good-acct"));
+    ws.take();
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct", method: "subscribeNewpair" }));
+    expect(ws.take()).toEqual([expect.objectContaining({ type: "subscribeNewpair", status: "success" })]);
+    await room.message(ws, JSON.stringify({ apiKey: "good-acct2", method: "subscribeNewpair" }));
+    expect(ws.take()).toEqual([{ type: "error", message: "Already authenticated with another API key" }]);
+    // and the digest survives hibernation (the socket's attachment)
+    const after = new StreamRoomState(deps());
+    after.restore([ws]);
+    await after.message(ws, JSON.stringify({ apiKey: "good-acct2", method: "ping" }));
+    expect(ws.take()).toEqual([{ type: "error", message: "Already authenticated with another API key" }]);
+    expect(JSON.stringify(ws.attachment)).not.toContain("good-acct");
   });
 
   it("the key check itself failing (KV down) → an error frame, not a close; the key sent again is accepted", async () => {
@@ -409,6 +474,57 @@ describe("resume", () => {
   });
 });
 
+describe("price snapshot: a new price subscription gets each token's current record at once, then changes", () => {
+  const record = (mint: string, slot: number) => ({ ca: mint, slot, priceInUsd: String(slot) });
+  const priceEvent = (mint: string, slot: number) => ({ kind: "price", topic: `price:${mint}`, slot, data: record(mint, slot) }) as unknown as StreamEvent;
+
+  it("the snapshot is numbered like any event (seq 1 per token), live changes follow, and a resume replays it", async () => {
+    const asked: string[][] = [];
+    const room = new StreamRoomState({ ...deps(), snapshot: async (kind, tokens) => (asked.push([kind, ...tokens]), tokens.map((t) => priceEvent(t, 50))) });
+    const ws = connected(room);
+    await room.message(ws, JSON.stringify({ method: "subscribePrice", tokens: [MINT_A, MINT_B] }));
+    const [ack, ...snapshot] = ws.take();
+    expect(ack).toMatchObject({ type: "subscribePrice", status: "success" });
+    expect(asked).toEqual([["price", MINT_A, MINT_B]]);
+    expect(snapshot).toEqual([
+      { type: "price", subscribeId: ack.subscribeId, seq: 1, data: record(MINT_A, 50) },
+      { type: "price", subscribeId: ack.subscribeId, seq: 2, data: record(MINT_B, 50) },
+    ]);
+    // the same record published live just after (read at the same slot) is not sent twice; a newer one follows
+    room.publish([priceEvent(MINT_A, 50), priceEvent(MINT_B, 50)]);
+    expect(ws.take()).toEqual([]);
+    room.publish([priceEvent(MINT_A, 60)]);
+    expect(ws.take()).toEqual([{ type: "price", subscribeId: ack.subscribeId, seq: 3, data: record(MINT_A, 60) }]);
+    // other kinds get no snapshot
+    await room.message(ws, JSON.stringify({ method: "subscribeTrade", tokens: [MINT_A] }));
+    expect(ws.take()).toEqual([expect.objectContaining({ type: "subscribeTrade", status: "success" })]);
+    expect(asked).toHaveLength(1);
+    // a resume from 0 replays the snapshot too
+    room.closed(ws);
+    const back = connected(room);
+    await room.message(back, JSON.stringify({ method: "resume", subscribeId: ack.subscribeId, fromSeq: 0 }));
+    expect(back.take().filter((f) => f.type === "price").map((f) => [f.seq, f.data.slot])).toEqual([[1, 50], [2, 50], [3, 60]]);
+  });
+
+  it("a live change that comes before the snapshot wins: the older snapshot of that token is not sent; a failed snapshot sends nothing", async () => {
+    let answer!: (events: StreamEvent[]) => void;
+    const room = new StreamRoomState({ ...deps(), snapshot: () => new Promise((r) => (answer = r)) });
+    const ws = connected(room);
+    const subscribing = room.message(ws, JSON.stringify({ method: "subscribePrice", tokens: [MINT_A, MINT_B] }));
+    const ack = ws.take()[0];
+    room.publish([priceEvent(MINT_A, 70)]);
+    answer([priceEvent(MINT_A, 69), priceEvent(MINT_B, 69)]);
+    await subscribing;
+    expect(ws.take().map((f) => [f.seq, f.data.ca, f.data.slot])).toEqual([[1, MINT_A, 70], [2, MINT_B, 69]]);
+    expect(ack.subscribeId).toBeDefined();
+
+    const failing = new StreamRoomState({ ...deps(), snapshot: async () => Promise.reject(new Error("upstream down")) });
+    const other = connected(failing);
+    await failing.message(other, JSON.stringify({ method: "subscribePrice", tokens: [MINT_A] }));
+    expect(other.take().map((f) => f.type)).toEqual(["subscribePrice"]);
+  });
+});
+
 describe("hibernation: a woken room restores subscriptions from the sockets' attachments and its store", () => {
   it("sockets, subscriptions and seqs carry on; nothing is sent to the tail for unchanged topics; closed sockets' subscriptions wait for resume", async () => {
     // Given a room with two sockets, subscriptions that have seen events, and one socket closed
@@ -482,6 +598,37 @@ describe("hibernation: a woken room restores subscriptions from the sockets' att
       expect.objectContaining({ type: "error", subscribeId: id, lostFromSeq: 1, lostToSeq: 2 }),
       expect.objectContaining({ type: "trade", subscribeId: id, seq: 3 }),
     ]);
+  });
+
+  it("a room that wakes after its last subscriptions' resume window tells the tail it has no topics (else the tail never goes idle)", async () => {
+    // Given a room whose only socket closed, so its subscription waits for a resume, and then the room slept
+    const before = new StreamRoomState(deps());
+    const ws = connected(before);
+    await subscribe(before, ws, "subscribeTrade", [MINT_A]);
+    before.closed(ws);
+    expect(topics.at(-1)).toEqual([`trade:${MINT_A}`]);
+    // When it wakes (its alarm) after the resume window: the restore drops the expired subscription
+    clock += limits.streams.resumeWindowMs + 1;
+    const after = new StreamRoomState(deps());
+    expect(after.restore([])).toEqual({ sockets: 0, subscriptions: 0, detached: 0 });
+    after.alarm();
+    // Then the tail is told the room wants nothing
+    expect(topics.at(-1)).toEqual([]);
+  });
+
+  it("a publish of a topic the room no longer has tells the tail its topics again (the tail's copy went stale)", async () => {
+    // Given a room with no subscription left whose tail still has an old registration (a lost setTopics)
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    const id = await subscribe(room, ws, "subscribeTrade", [MINT_A]);
+    await room.message(ws, JSON.stringify({ method: "unsubscribeTrade", unsubscribeId: id }));
+    const told = topics.length;
+    // When the tail publishes for the old topic
+    room.publish(trade(MINT_A, 1));
+    // Then the room registers its real topics again (none), and nothing was sent to the socket
+    expect(topics.length).toBe(told + 1);
+    expect(topics.at(-1)).toEqual([]);
+    expect(ws.take().filter((f) => f.type === "trade")).toEqual([]);
   });
 
   it("a socket whose attachment is not ours is closed, never served", () => {
