@@ -90,7 +90,9 @@ export const accountWebOperations: Operation[] = [
       303: redirect("Signed up: to /dashboard, with the session cookie"),
       400: page("The form again: a malformed email, a password out of bounds"),
       409: page("The form again: the email has an account"),
-      429: page(`The form again: more than ${limits.accountWeb.signupsPerAddress} sign-ups from this address this hour (with Retry-After)`),
+      429: page(
+        `The form again: more than ${limits.accountWeb.signupsPerAddress} sign-ups from this address (an IPv6 client: its /64), or ${limits.accountWeb.signupsPerIpv6Net48} from its IPv6 /48, in the last hour (with Retry-After)`,
+      ),
       ...postErrors,
     },
   },
@@ -112,10 +114,12 @@ export const accountWebOperations: Operation[] = [
     authenticated: false,
     requestBody: formBody(loginForm, { email: "ada@example.com", password: "correct horse battery staple" }),
     responses: {
-      303: redirect("Signed in: to /dashboard, with the session cookie"),
+      303: redirect("Signed in: to /dashboard, with the session cookie and a device cookie (`__Host-tmd_device`) that exempts this browser from the per-email slowdown"),
       400: page("The form again: a malformed email or an empty password"),
       401: page("The form again: wrong email or password (the same answer for an unknown email)"),
-      429: page(`The form again: more than ${limits.accountWeb.loginAttemptsPerEmail} attempts for the email or ${limits.accountWeb.loginAttemptsPerAddress} from the address in 15 minutes (with Retry-After)`),
+      429: page(
+        `The form again: ${limits.accountWeb.loginAttemptsPerAddress} attempts from this address in the last 15 minutes, or too soon after the last attempt once an email (or this email from this address) has had its free attempts; a browser that logged in to the email before is not slowed by other browsers' attempts (with Retry-After)`,
+      ),
       ...postErrors,
     },
   },
