@@ -56,7 +56,7 @@ describe("API keys from the dashboard", () => {
     expect(record).toEqual({ keyId: row!.key_id, hash: hashApiKey(key), name: "trading bot", account: accountId, plan: "free", createdAt: row!.created_at, revoked: false });
     // And the plaintext (its random part) is nowhere in D1 or KV
     const secret = key.slice(8);
-    for (const table of ["accounts", "sessions", "api_keys", "usage_daily", "credit_grants", "auth_throttle"]) expect(await rawRows(table), table).not.toContain(secret);
+    for (const table of ["accounts", "sessions", "api_keys", "usage_daily", "credit_grants", "auth_attempts"]) expect(await rawRows(table), table).not.toContain(secret);
     expect(await rawKv()).not.toContain(secret);
   });
 
