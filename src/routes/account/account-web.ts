@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { z } from "zod/mini";
 import type { AppContext } from "../../app-context";
-import { createKeyForm, loginForm, revokeKeyForm, signupForm } from "../../accounts/account-input";
+import { createKeyForm, loginForm, revokeKeyForm, revokeKeyQuery, signupForm } from "../../accounts/account-input";
 import { ApiError } from "../../errors/api-error";
 import { limits } from "../../limits";
 import { requireSameOrigin } from "../../middleware/same-origin";
@@ -159,14 +159,30 @@ export const accountWebOperations: Operation[] = [
     },
   },
   {
+    method: "get",
+    path: "/dashboard/keys/revoke",
+    operationId: "revokeKeyConfirmation",
+    summary: "Asks to confirm a revoke: the key's name, prefix and use, a button that revokes it and a way back (the dashboard's Revoke buttons lead here)",
+    description: session,
+    tags: ["account"],
+    authenticated: false,
+    query: revokeKeyQuery,
+    responses: { 200: page("The confirmation page"), 404: page("The dashboard with the message: no such live key in this account") },
+  },
+  {
     method: "post",
     path: "/dashboard/keys/revoke",
     operationId: "revokeKey",
-    summary: "Revokes one of the account's keys and redirects to /dashboard",
-    description: `${session} The key is refused at once by the isolate that revoked it, and by every other within ${limits.authCacheMs / 1000} s (their key cache).`,
+    summary: "Revokes one of the account's keys (with `confirm=yes`, as the confirmation page sends it) and redirects to /dashboard, where it stays listed as revoked",
+    description: `${session} The key is refused at once by the isolate that revoked it, and by every other within ${limits.authCacheMs / 1000} s (their key cache). Without \`confirm=yes\` nothing is revoked: the answer is the confirmation page.`,
     tags: ["account"],
     authenticated: false,
-    requestBody: formBody(revokeKeyForm, { keyId: "key_0123456789abcdef" }),
-    responses: { 303: redirect("Revoked: to /dashboard"), 404: page("The dashboard with the message: no such live key in this account"), ...postErrors },
+    requestBody: formBody(revokeKeyForm, { keyId: "key_0123456789abcdef", confirm: "yes" }),
+    responses: {
+      303: redirect("Revoked: to /dashboard"),
+      200: page("No `confirm=yes`: the confirmation page, nothing revoked"),
+      404: page("The dashboard with the message: no such live key in this account"),
+      ...postErrors,
+    },
   },
 ];
