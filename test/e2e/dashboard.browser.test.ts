@@ -37,7 +37,7 @@ beforeAll(async () => {
   net = await startLocalnet({ port: 0, wsPort: 0, slotMs: 0, seed: 7 });
   const manifest = (await (await fetch(`${net.rpcUrl}/__localnet/world`)).json()) as WorldManifest;
   mint = manifest.tokens.find((t) => t.venues.includes("pumpfun") && t.tags.includes("fresh") && !t.tags.includes("complete"))!.mint;
-  worker = await serveWorker({ UPSTREAM_RPC_URL: net.rpcUrl, UPSTREAM_WS_URL: net.wsUrl });
+  worker = await serveWorker({ UPSTREAM_RPC_URL: net.rpcUrl, UPSTREAM_WS_URL: net.wsUrl, DEVICE_COOKIE_SECRET: "browser test device-cookie secret" });
   profile = await mkdtemp(path.join(os.tmpdir(), "tmd-chromium-"));
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
