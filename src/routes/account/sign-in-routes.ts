@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { getCookie } from "hono/cookie";
 import type { AppContext } from "../../app-context";
 import { firstMessage, loginForm, signupForm } from "../../accounts/account-input";
 import { accountIdByReferralCode, createAccount, credentialsByEmail } from "../../accounts/account-store";
@@ -11,7 +12,6 @@ import { endSession } from "../../accounts/sessions";
 import { clientAddressBucket, clientIpv6Net48 } from "../../http/client-address";
 import { limits } from "../../limits";
 import { loginPage, signupPage } from "../../pages/auth-pages";
-import { getCookie } from "hono/cookie";
 import { clearSessionCookies, currentAccount, sessionToken, signIn, trustDevice } from "./session-cookie";
 import { formFields } from "./form-body";
 
