@@ -56,6 +56,7 @@ export default defineConfig(async () => {
                   UPSTREAM_WS_URL: inject("localnetWsUrl"),
                   METADATA_DEV_HOSTS: inject("localnetHost"),
                   HOLDERS_FULL_SCAN: "true",
+                  DEVICE_COOKIE_SECRET: "test device-cookie secret (tests only)",
                 },
               },
             })),

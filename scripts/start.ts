@@ -3,6 +3,7 @@
 // Ctrl-C stops everything this script started. Vars reach wrangler through a 0600 file (scripts/lib/dev-vars.ts), never
 // through `--var` arguments that `ps` would show: UPSTREAM_RPC_URL may carry a provider's API key.
 import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createApiKey, hashApiKey, isWellFormedApiKey, kvKeyForHash } from "../src/accounts/api-keys";
 import type { ApiKeyRecord } from "../src/accounts/api-key-record";
 import { parseCronInterval, SCHEDULED_FLAG, startCronDriver, type CronDriver } from "./lib/cron-driver";
@@ -98,7 +99,8 @@ try {
     putLocalApiKey(kvKeyForHash(record.hash), JSON.stringify(record)).then(() => log("demo API key stored (hash only)")),
   ]);
 
-  const vars: Record<string, string> = { UPSTREAM_RPC_URL: upstream, METADATA_DEV_HOSTS: devHosts };
+  // A fresh device-cookie secret per run (docs/accounts.md#login-throttling): browsers trusted by the last run are new ones.
+  const vars: Record<string, string> = { UPSTREAM_RPC_URL: upstream, METADATA_DEV_HOSTS: devHosts, DEVICE_COOKIE_SECRET: process.env.DEVICE_COOKIE_SECRET ?? randomBytes(32).toString("base64url") };
   if (localnet) vars.HOLDERS_FULL_SCAN = "true"; // exact holder figures are cheap on the local chain
   if (upstreamWs) vars.UPSTREAM_WS_URL = upstreamWs;
   devVars = writeDevVars(projectRoot, vars);

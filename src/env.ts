@@ -25,6 +25,8 @@ export interface Env {
   METADATA_DEV_HOSTS?: string;
   /** "true": exact top holders by scanning every token account of a mint (local chains; far too heavy for mainnet). */
   HOLDERS_FULL_SCAN?: string;
+  /** Secret (wrangler secret) signing login device cookies (src/accounts/device-trust.ts); without it none are issued. */
+  DEVICE_COOKIE_SECRET?: string;
 }
 
 /**

@@ -183,17 +183,39 @@ export const limits = {
     maxKeysPerAccount: 100,
     /** Largest form body read (bytes): the biggest form (sign-up at every cap) is well under 1 KiB encoded. */
     maxFormBodyBytes: 4096,
-    /** Login attempts per fixed window, counted before the password is checked (a throttled guess costs no PBKDF2). */
+    /**
+     * Login throttling (docs/accounts.md#login-throttling): sliding windows of `loginWindowMs` over the attempts D1
+     * `auth_attempts` records, each counted before the password is checked (a throttled guess costs no PBKDF2). Per
+     * address: a hard cap over any emails, judged first, so an address over it writes nothing. Per (email, address) and
+     * per email: the first attempts are free, then each next one waits a delay that doubles from `loginDelayBaseMs` up to
+     * `loginDelayMaxMs` after the newest (a slowdown, never a lock). The per-email one is skipped for a browser holding a
+     * device cookie from an earlier login to that email, so strangers' guesses never keep the owner out.
+     */
     loginWindowMs: 15 * 60_000,
-    loginAttemptsPerEmail: 10,
     loginAttemptsPerAddress: 100,
-    /** Sign-ups per client address (IPv6: per /64) per fixed window. */
+    loginFreeAttemptsPerEmailAddress: 5,
+    loginFreeAttemptsPerEmail: 10,
+    loginDelayBaseMs: 1_000,
+    /** One guess a minute per email at worst: ~96 guesses a day against a 8+ character password. */
+    loginDelayMaxMs: 60_000,
+    /** A device cookie (signed: HMAC-SHA-256 with DEVICE_COOKIE_SECRET) vouches for a browser that logged in to an email this long. */
+    deviceCookieTtlMs: 365 * 86_400_000,
+    /** Sign-ups per client address (IPv6: per /64) and per IPv6 /48 in any sliding `signupWindowMs`. */
     signupWindowMs: 3_600_000,
     signupsPerAddress: 10,
+    signupsPerIpv6Net48: 20,
+    /**
+     * Referral rewards (docs/accounts.md#referral-rewards): granted once the referred account has spent this many
+     * credits on ≥ `referralMinDays` distinct UTC days (or is on a paid plan), at most `referralRewardsPerMonth` for one
+     * referrer in a UTC month.
+     */
+    referralMinCredits: 1_000,
+    referralMinDays: 2,
+    referralRewardsPerMonth: 10,
     /** The one-time cookie that carries a new key from the POST to the page that shows it (s). */
     newKeyCookieSeconds: 120,
     /**
-     * Expired sessions and ended throttle windows the cron deletes per table per run, at most: a table swollen by an
+     * Expired sessions and ended throttle attempts the cron deletes per table per run, at most: a table swollen by an
      * attack drains over a few runs instead of one DELETE long enough to hit D1's statement time limit.
      */
     authSweepBatchRows: 5000,

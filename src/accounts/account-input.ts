@@ -49,7 +49,11 @@ export const keyNameField = z.pipe(
 );
 
 export const createKeyForm = z.object({ name: keyNameField });
-export const revokeKeyForm = z.object({ keyId: z.string().check(z.regex(/^key_[0-9a-f]{16}$/, "Unknown key")) });
+const keyIdField = z.string().check(z.regex(/^key_[0-9a-f]{16}$/, "Unknown key"));
+/** The confirmation page's query (GET /dashboard/keys/revoke?keyId=…). */
+export const revokeKeyQuery = z.object({ keyId: keyIdField });
+/** The revoke itself: only with `confirm=yes`, which the confirmation page's button sends (a bare keyId shows that page). */
+export const revokeKeyForm = z.object({ keyId: keyIdField, confirm: z.optional(z.literal("yes")) });
 
 /** The first message of a failed parse: what the form shows. */
 export function firstMessage(error: z.core.$ZodError): string {

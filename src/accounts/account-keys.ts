@@ -50,16 +50,21 @@ export async function createAccountKey(env: { DB: D1Database; API_KEYS: KVNamesp
   return { ok: true, key, keyId: record.keyId };
 }
 
+const keyColumns = `k.key_id, k.name, k.prefix, k.created_at, k.last_used_at, k.revoked_at,
+  (SELECT coalesce(sum(u.requests), 0) FROM usage_daily u WHERE u.key_id = k.key_id) AS requests`;
+type KeyRow = { key_id: string; name: string; prefix: string; created_at: number; last_used_at: number | null; revoked_at: number | null; requests: number };
+const keyOf = (r: KeyRow): AccountKey => ({ keyId: r.key_id, name: r.name, prefix: r.prefix, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at, requests: r.requests });
+
+/** Every key of the account, live ones first (newest first), then the revoked ones: they stay listed, marked revoked. */
 export async function listAccountKeys(db: D1Database, accountId: string): Promise<AccountKey[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT k.key_id, k.name, k.prefix, k.created_at, k.last_used_at, k.revoked_at,
-              (SELECT coalesce(sum(u.requests), 0) FROM usage_daily u WHERE u.key_id = k.key_id) AS requests
-       FROM api_keys k WHERE k.account_id = ?1 ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC`,
-    )
-    .bind(accountId)
-    .all<{ key_id: string; name: string; prefix: string; created_at: number; last_used_at: number | null; revoked_at: number | null; requests: number }>();
-  return results.map((r) => ({ keyId: r.key_id, name: r.name, prefix: r.prefix, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at, requests: r.requests }));
+  const { results } = await db.prepare(`SELECT ${keyColumns} FROM api_keys k WHERE k.account_id = ?1 ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC`).bind(accountId).all<KeyRow>();
+  return results.map(keyOf);
+}
+
+/** One live key of the account (for the revoke confirmation), or null: none with this id, another account's, or revoked. */
+export async function liveAccountKey(db: D1Database, accountId: string, keyId: string): Promise<AccountKey | null> {
+  const row = await db.prepare(`SELECT ${keyColumns} FROM api_keys k WHERE k.account_id = ?1 AND k.key_id = ?2 AND k.revoked_at IS NULL`).bind(accountId, keyId).first<KeyRow>();
+  return row ? keyOf(row) : null;
 }
 
 /** The name of the account's live key with this hash, or null (the page showing a new key checks its one-time cookie so). */

@@ -16,6 +16,8 @@ export interface AccountSummary {
   /** Sum of every credit grant of the account (referral bonuses). */
   bonusCredits: number;
   referredAccounts: number;
+  /** Referred accounts whose reward is not decided yet (they have not used the API enough). */
+  referralsWaiting: number;
   /** Grants earned through referrals, newest first. */
   referralRewards: { credits: number; reason: string; createdAt: number }[];
 }
@@ -26,7 +28,7 @@ export async function accountSummary(db: D1Database, account: Account, now = Dat
   const [daily, grants, referred, rewards] = await db.batch([
     db.prepare("SELECT day, sum(requests) AS requests, sum(credits) AS credits FROM usage_daily WHERE account_id = ?1 AND day >= ?2 AND day <= ?3 GROUP BY day").bind(account.id, `${month}-01`, `${month}-31`),
     db.prepare("SELECT coalesce(sum(credits), 0) AS credits FROM credit_grants WHERE account_id = ?1").bind(account.id),
-    db.prepare("SELECT count(*) AS n FROM accounts WHERE referred_by = ?1").bind(account.id),
+    db.prepare("SELECT count(*) AS n, count(*) FILTER (WHERE referral_rewarded_at IS NULL) AS waiting FROM accounts WHERE referred_by = ?1 AND id <> ?1").bind(account.id),
     db.prepare("SELECT credits, reason, created_at FROM credit_grants WHERE account_id = ?1 AND reason LIKE 'referral:%' ORDER BY created_at DESC LIMIT 50").bind(account.id),
   ]);
   const byDay = new Map((daily!.results as { day: string; requests: number; credits: number }[]).map((r) => [r.day, r]));
@@ -45,6 +47,7 @@ export async function accountSummary(db: D1Database, account: Account, now = Dat
     dailyRequests,
     bonusCredits: (grants!.results[0] as { credits: number } | undefined)?.credits ?? 0,
     referredAccounts: (referred!.results[0] as { n: number } | undefined)?.n ?? 0,
+    referralsWaiting: (referred!.results[0] as { waiting: number } | undefined)?.waiting ?? 0,
     referralRewards: (rewards!.results as { credits: number; reason: string; created_at: number }[]).map((r) => ({ credits: r.credits, reason: r.reason, createdAt: r.created_at })),
   };
 }

@@ -16,6 +16,8 @@ export interface MonthLedger {
   /** Every grant of the account (credit_grants): each raises the monthly allowance. */
   bonusCredits: number;
   firstCallPending: boolean;
+  /** Signed up through a referral whose reward is not decided yet (referral-rewards.ts). */
+  referralPending: boolean;
 }
 
 export class MeterState {

@@ -3,7 +3,8 @@
  * rate windows, credits and WebSocket connections are counted, whichever isolate or key a request arrives through.
  * MeterState holds the arithmetic; this shell loads the month's ledger from D1, writes usage back in batches (alarm every
  * `limits.meter.flushMs`, and on demand for `GET /api/v1/usage`), keeps the account's open /ws connections in its own
- * SQLite (they outlive an eviction), and runs the referral reward on the first successful call.
+ * SQLite (they outlive an eviction), marks the first successful call, and decides the referral reward once the
+ * account's usage written to D1 shows real use (referral-rewards.ts).
  * What is kept only in memory: the sliding windows (an evicted meter starts them empty, in the caller's favour) and
  * usage not yet flushed (at most `flushMs` of it is lost if the object dies between alarms).
  */
@@ -13,7 +14,7 @@ import { limits } from "../limits";
 import type { AcquireAnswer, AcquireRequest, LeaseReport, MeterBalance } from "./meter-protocol";
 import { utcMonth } from "./meter-protocol";
 import { MeterState } from "./meter-state";
-import { rewardFirstCall } from "./referral-rewards";
+import { rewardReferral } from "./referral-rewards";
 import { connectionOfSocketId, roomOfConnection } from "../stream-shard";
 import { readBonusCredits, readMonthLedger, writeUsage } from "./usage-store";
 
@@ -49,15 +50,22 @@ export class AccountMeter extends DurableObject<Env> {
     await this.scheduleFlush();
   }
 
-  /** The account's first successful call: the referral reward, once (referral-rewards.ts), and both balances refreshed. */
+  /** The account's first successful call, recorded once (accounts.first_call_at); it earns no reward by itself. */
   async recordFirstCall(account: string): Promise<void> {
     const now = Date.now();
     const state = await this.ledger(account, now);
     if (!state.ledger.firstCallPending) return;
     state.ledger.firstCallPending = false;
-    const credited = await rewardFirstCall(this.env.DB, account, now);
-    for (const other of credited) {
-      if (other === account) await this.creditsChanged(account);
+    await this.env.DB.prepare("UPDATE accounts SET first_call_at = ?2 WHERE id = ?1 AND first_call_at IS NULL").bind(account, now).run();
+  }
+
+  /** After a flush that wrote credits: the referral reward when the use is there, and the balances it changed refreshed. */
+  private async decideReferral(state: MeterState, account: string): Promise<void> {
+    const outcome = await rewardReferral(this.env.DB, account, Date.now());
+    if (!outcome.decided) return;
+    state.ledger.referralPending = false;
+    for (const other of outcome.credited) {
+      if (other === account) state.ledger.bonusCredits = await readBonusCredits(this.env.DB, account);
       else await this.env.ACCOUNT_METER.get(this.env.ACCOUNT_METER.idFromName(other)).creditsChanged(other);
     }
   }
@@ -138,6 +146,14 @@ export class AccountMeter extends DurableObject<Env> {
       // D1 failed: the usage waits for the next alarm, nothing is lost.
       state.restore(taken);
       console.error(JSON.stringify({ level: "error", event: "usage-flush-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
+      return;
+    }
+    if (!state.ledger.referralPending || !taken.usage.some((u) => u.credits > 0)) return;
+    try {
+      await this.decideReferral(state, this.account);
+    } catch (err) {
+      // Decided again after the next flush that writes credits.
+      console.error(JSON.stringify({ level: "error", event: "referral-check-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
     }
   }
 

@@ -1,22 +1,24 @@
 import type { MonthLedger } from "./meter-state";
 import { monthStart, utcDay, utcMonth, type UsageEntry } from "./meter-protocol";
+import { referralPendingColumn } from "./referral-rewards";
 
 /**
  * The meter's D1 reads and writes (migrations/0003: usage_daily, credit_grants, api_keys.last_used_at,
- * accounts.first_call_at). Writes come in one batch per flush: one upsert per (key, day) and one update per key used,
+ * accounts.first_call_at, accounts.referral_rewarded_at). Writes come in one batch per flush: one upsert per (key, day) and one update per key used,
  * whatever the number of requests behind them.
  */
 
 /**
  * The month's ledger of an account: credits used (written so far), its bonus credits (every grant: a reward raises each
- * month's allowance, as the dashboard shows it), whether its first call is still to come.
+ * month's allowance, as the dashboard shows it), whether its first call is still to come, whether its referral reward
+ * is still to be decided.
  */
 export async function readMonthLedger(db: D1Database, account: string, now: number): Promise<MonthLedger> {
   const from = utcDay(monthStart(now));
-  const [used, bonus, acct] = await db.batch<{ n: number | null; first_call_at?: number | null }>([
+  const [used, bonus, acct] = await db.batch<{ n: number | null; first_call_at?: number | null; referral_pending?: number }>([
     db.prepare("SELECT SUM(credits) AS n FROM usage_daily WHERE account_id = ?1 AND day >= ?2").bind(account, from),
     db.prepare("SELECT SUM(credits) AS n FROM credit_grants WHERE account_id = ?1").bind(account),
-    db.prepare("SELECT first_call_at FROM accounts WHERE id = ?1").bind(account),
+    db.prepare(`SELECT first_call_at, ${referralPendingColumn} AS referral_pending FROM accounts WHERE id = ?1`).bind(account),
   ]);
   const row = acct!.results[0];
   return {
@@ -25,6 +27,7 @@ export async function readMonthLedger(db: D1Database, account: string, now: numb
     bonusCredits: bonus!.results[0]?.n ?? 0,
     // Keys of no D1 account (`npm start`'s, the tests') have no referral to trigger.
     firstCallPending: row !== undefined && (row.first_call_at ?? null) === null,
+    referralPending: row?.referral_pending === 1,
   };
 }
 

@@ -14,3 +14,16 @@ export function clientAddressBucket(header: string | undefined): string {
   const parts = (address as ipaddr.IPv6).parts.slice(0, 4);
   return `${parts.map((p) => p.toString(16)).join(":")}::/64`;
 }
+
+/**
+ * The IPv6 /48 a client address lies in (`2001:db8:1::/48`), or null for IPv4 and unknown clients: the block a site is
+ * usually given whole (RFC 6177), so sign-ups rotating through its 65,536 /64s share one count as well.
+ */
+export function clientIpv6Net48(header: string | undefined): string | null {
+  const raw = header?.trim() ?? "";
+  if (!ipaddr.isValid(raw)) return null;
+  const address = ipaddr.process(raw);
+  if (address.kind() === "ipv4") return null;
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 3);
+  return `${parts.map((p) => p.toString(16)).join(":")}::/48`;
+}

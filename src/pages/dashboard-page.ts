@@ -7,7 +7,10 @@ import { html } from "./html";
 import { pageDocument } from "./page-layout";
 import { usageChart } from "./usage-chart";
 
-/** The dashboard: API keys, plan and usage, referrals, docs. Every value that came from a user goes through `html`. */
+/**
+ * The dashboard: API keys (live and revoked, with when), plan and usage, referrals, docs. Every value that came from a
+ * user goes through `html`. Revoking goes through a confirmation page first (a GET form: no script needed).
+ */
 export interface DashboardView {
   account: Account;
   keys: AccountKey[];
@@ -48,16 +51,18 @@ ${view.newKey &&
 ${
   keys.length === 0
     ? html`<p>No keys yet.</p>`
-    : html`<table>
-<thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th class="num">Requests</th><th></th></tr></thead>
+    : html`<table class="cards">
+<thead><tr><th>Name</th><th>Key</th><th>Status</th><th>Created</th><th>Last used</th><th class="num">Requests</th><th></th></tr></thead>
 <tbody>
 ${keys.map(
-  (k) => html`<tr data-key-id="${k.keyId}">
-<td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td class="num">${number(k.requests)}</td>
-<td>${
+  (k) => html`<tr data-key-id="${k.keyId}"${k.revokedAt === null ? "" : html` class="revoked"`}>
+<td data-label="Name">${k.name}</td><td data-label="Key"><code>${k.prefix}…</code></td>
+<td data-label="Status" class="status">${k.revokedAt === null ? "live" : html`revoked ${when(k.revokedAt)}`}</td>
+<td data-label="Created">${when(k.createdAt)}</td><td data-label="Last used">${when(k.lastUsedAt)}</td><td data-label="Requests" class="num">${number(k.requests)}</td>
+<td class="action">${
     k.revokedAt === null
-      ? html`<form method="post" action="/dashboard/keys/revoke"><input type="hidden" name="keyId" value="${k.keyId}"><button class="danger" type="submit">Revoke</button></form>`
-      : html`<span class="muted">revoked ${when(k.revokedAt)}</span>`
+      ? html`<form method="get" action="/dashboard/keys/revoke"><input type="hidden" name="keyId" value="${k.keyId}"><button class="danger" type="submit">Revoke…</button></form>`
+      : ""
   }</td>
 </tr>`,
 )}
@@ -80,21 +85,41 @@ ${usageChart(summary.dailyRequests, daysInMonth)}
 <section id="referrals">
 <h2>Referrals</h2>
 <p>Share your link: <code id="referral-link">${referralLink}</code> (code <code>${account.referralCode}</code>).</p>
-<p class="muted">When an account signed up through it makes its first successful API call, it gets ${number(referralBonusCredits.referred)} bonus credits and you get ${number(referralBonusCredits.referrer)}.</p>
+<p class="muted">When an account signed up through it has used the API for real — ${number(limits.accountWeb.referralMinCredits)} credits spent over at least ${limits.accountWeb.referralMinDays} different days (UTC), or a paid plan — it gets ${number(referralBonusCredits.referred)} bonus credits and you get ${number(referralBonusCredits.referrer)}, for up to ${limits.accountWeb.referralRewardsPerMonth} accounts a month.</p>
 <div class="stats">
 <div><span class="muted">Accounts referred</span><b id="referred-count">${number(summary.referredAccounts)}</b></div>
+<div><span class="muted">Waiting for real use</span><b id="referred-waiting">${number(summary.referralsWaiting)}</b></div>
 <div><span class="muted">Rewards earned</span><b id="referral-credits">${number(summary.referralRewards.reduce((s, r) => s + r.credits, 0))}</b></div>
 </div>
 ${
   summary.referralRewards.length > 0 &&
-  html`<table><thead><tr><th>When</th><th>Why</th><th class="num">Credits</th></tr></thead><tbody>
-${summary.referralRewards.map((r) => html`<tr><td>${when(r.createdAt)}</td><td>${r.reason === "referral:referred" ? "you signed up through a referral" : "an account you referred made its first call"}</td><td class="num">${number(r.credits)}</td></tr>`)}
+  html`<table class="cards"><thead><tr><th>When</th><th>Why</th><th class="num">Credits</th></tr></thead><tbody>
+${summary.referralRewards.map((r) => html`<tr><td data-label="When">${when(r.createdAt)}</td><td data-label="Why">${r.reason === "referral:referred" ? "you used the API after signing up through a referral" : "an account you referred used the API"}</td><td data-label="Credits" class="num">${number(r.credits)}</td></tr>`)}
 </tbody></table>`
 }
 </section>
 <section id="docs">
 <h2>Docs</h2>
 <p><a href="/docs">API reference</a> (interactive, every route) · <a href="/openapi.json">OpenAPI document</a></p>
+</section>`,
+    { signedIn: true },
+  );
+}
+
+/** The confirmation step before a revoke: what the key is, what revoking does, a button that does it and a way back. */
+export function revokeConfirmPage(key: AccountKey): string {
+  return pageDocument(
+    "Revoke key",
+    html`<section id="revoke" class="narrow-section">
+<h1>Revoke the key <b>${key.name}</b>?</h1>
+<p><code>${key.prefix}…</code> · created ${when(key.createdAt)} · last used ${when(key.lastUsedAt)} · ${number(key.requests)} requests</p>
+<p>Every request with this key is refused (401) at once, and its open streams close within seconds. This cannot be undone: the key stays listed as revoked, and a new key must be created to replace it.</p>
+<form method="post" action="/dashboard/keys/revoke" class="inline">
+<input type="hidden" name="keyId" value="${key.keyId}">
+<input type="hidden" name="confirm" value="yes">
+<button class="danger" type="submit">Revoke key</button>
+<a href="/dashboard#keys">Cancel</a>
+</form>
 </section>`,
     { signedIn: true },
   );

@@ -4,6 +4,8 @@ import { Html, html } from "./html";
 /**
  * The shell of every account page: one inline stylesheet (no CDN, no script). The CSP allows exactly that stylesheet
  * by its hash, so nothing injected into a page could style it, let alone run; SVG charts use attributes, not styles.
+ * Narrow screens (phones, 390 px and up): tables marked `cards` become one card per row, each cell labelled by its
+ * `data-label`, so nothing runs off the side; the chart's labels are drawn larger, since its drawing scales down.
  */
 const css = `
 *{box-sizing:border-box}
@@ -35,6 +37,24 @@ code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:#eef0f
 .stats div{min-width:150px}
 .stats b{display:block;font-size:20px}
 .narrow{max-width:420px;margin:48px auto}
+.narrow-section{max-width:640px;margin:24px auto}
+tr.revoked td{color:#6b7385}
+@media (max-width:640px){
+header{padding:10px 16px}
+main{margin:16px auto;padding:0 10px}
+section{padding:12px 14px}
+.stats{gap:12px}
+.stats div{min-width:130px}
+.inline input{max-width:none;flex:1 1 160px}
+table.cards thead{display:none}
+table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
+table.cards tr{border:1px solid #dde1e8;border-radius:6px;padding:6px 10px;margin-bottom:10px}
+table.cards td{display:flex;justify-content:space-between;gap:12px;border:0;padding:3px 0;text-align:right;overflow-wrap:anywhere}
+table.cards td[data-label]::before{content:attr(data-label);color:#5a6275;font-weight:600;text-align:left;flex:none}
+table.cards td.action{justify-content:flex-end;padding-top:6px}
+table.cards td.action:empty{display:none}
+svg.chart text{font-size:24px}
+}
 `;
 
 /** `'sha256-…'` of the stylesheet, for the CSP's style-src. */
@@ -47,6 +67,7 @@ export function pageDocument(title: string, body: Html, opts: { signedIn?: boole
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
+<link rel="icon" href="/favicon.ico" sizes="32x32">
 <title>${title} · Token market-data API</title>
 <style>${new Html(css)}</style>
 </head>

@@ -2,16 +2,19 @@ import { html, type Html } from "./html";
 
 /**
  * Daily requests of the month as server-rendered SVG bars: one slot per day of the month, bars for the days so far,
- * each with a <title> (hover text, read by screen readers). Drawn with attributes only (the CSP allows no inline style).
+ * each with a <title> (hover text, read by screen readers). Drawn with attributes only (the CSP allows no inline style);
+ * the stylesheet draws the labels larger on a phone, so the axes leave them room: the top label sits above the plot,
+ * left-aligned, and the day numbers have a margin below.
  */
 export function usageChart(days: readonly { day: string; requests: number }[], daysInMonth: number): Html {
   const width = 640;
-  const height = 180;
-  const top = 16;
-  const bottom = 24;
-  const left = 44;
+  const height = 200;
+  const top = 36;
+  const bottom = 34;
+  const left = 28;
+  const right = 16;
   const plotHeight = height - top - bottom;
-  const slot = (width - left) / daysInMonth;
+  const slot = (width - left - right) / daysInMonth;
   const max = Math.max(1, ...days.map((d) => d.requests));
   const bars = days.map((d, i) => {
     const h = d.requests === 0 ? 0 : Math.max(1, (d.requests / max) * plotHeight);
@@ -20,11 +23,11 @@ export function usageChart(days: readonly { day: string; requests: number }[], d
   });
   const labels = Array.from({ length: daysInMonth }, (_, i) => i + 1)
     .filter((n) => n === 1 || n % 5 === 0)
-    .map((n) => html`<text x="${(left + (n - 1) * slot + slot / 2).toFixed(1)}" y="${height - 6}" font-size="11" text-anchor="middle" fill="#6b7385">${n}</text>`);
-  return html`<svg role="img" aria-label="Requests per day this month" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">
-<line x1="${left}" y1="${top + plotHeight}" x2="${width}" y2="${top + plotHeight}" stroke="#b9c0cc"/>
-<line x1="${left}" y1="${top}" x2="${width}" y2="${top}" stroke="#eceff3"/>
-<text x="${left - 6}" y="${top + 4}" font-size="11" text-anchor="end" fill="#6b7385">${max.toLocaleString("en-US")}</text>
+    .map((n) => html`<text x="${(left + (n - 1) * slot + slot / 2).toFixed(1)}" y="${height - 8}" font-size="11" text-anchor="middle" fill="#6b7385">${n}</text>`);
+  return html`<svg class="chart" role="img" aria-label="Requests per day this month" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">
+<line x1="${left}" y1="${top + plotHeight}" x2="${width - right}" y2="${top + plotHeight}" stroke="#b9c0cc"/>
+<line x1="${left}" y1="${top}" x2="${width - right}" y2="${top}" stroke="#eceff3"/>
+<text x="${left}" y="${top - 10}" font-size="11" text-anchor="start" fill="#6b7385">${max.toLocaleString("en-US")} requests</text>
 <text x="${left - 6}" y="${top + plotHeight + 4}" font-size="11" text-anchor="end" fill="#6b7385">0</text>
 ${bars}
 ${labels}

@@ -199,7 +199,7 @@ describe("usage flushed by the meter's alarm", () => {
 });
 
 describe("referral reward", () => {
-  it("the referred account's first successful call grants both accounts the bonus, once; both meters learn it", async () => {
+  it("the referred account's first successful call is recorded and earns nothing; real use then grants both accounts the bonus, once; both meters learn it", async () => {
     // Given a referrer whose meter is already running (it has made a call) and an account it referred
     const referrer = newAccount();
     const referred = newAccount();
@@ -208,20 +208,27 @@ describe("referral reward", () => {
     const referrerKey = await keyOf(referrer, "free", { requestsPerSecond: 100 });
     const referredKey = await keyOf(referred, "free", { requestsPerSecond: 100 });
     expect((await usageOf(referrerKey.key)).credits.bonus).toBe(0);
-    // When the referred account's first call fails (400) / Then no reward yet
+    const grantCount = async () => (await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_grants WHERE related_account IN (?1, ?2)").bind(referrer, referred).first<{ n: number }>())!.n;
+    // When the referred account's first call fails (400), then succeeds, and its usage is written
     expect((await callWorker({ path: "/api/v1/price" }, { key: referredKey.key })).status).toBe(400);
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_grants WHERE related_account IN (?1, ?2)").bind(referrer, referred).first<{ n: number }>())!.n).toBe(0);
-    // When it succeeds, then succeeds again
     expect((await callWorker({ path: `/api/v1/price?ca=${mints[0]}` }, { key: referredKey.key })).status).toBe(200);
+    await flushAccountUsage(env, referred);
+    // Then the first call is recorded, and nothing is granted for it
+    await expect.poll(async () => (await env.DB.prepare("SELECT first_call_at FROM accounts WHERE id = ?").bind(referred).first<{ first_call_at: number | null }>())!.first_call_at).toBeGreaterThan(0);
+    expect(await grantCount()).toBe(0);
+    // When it has used the service for real: credits spent yesterday, and one more priced call today
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await env.DB.prepare("INSERT INTO usage_daily (key_id, account_id, day, requests, credits) VALUES ('key_yesterday', ?1, ?2, ?3, ?3)").bind(referred, yesterday, limits.accountWeb.referralMinCredits).run();
     expect((await callWorker({ path: `/api/v1/price?ca=${mints[1]}` }, { key: referredKey.key })).status).toBe(200);
-    // Then one grant each, first_call_at set
+    await flushAccountUsage(env, referred);
+    expect((await callWorker({ path: `/api/v1/price?ca=${mints[2]}` }, { key: referredKey.key })).status).toBe(200);
+    await flushAccountUsage(env, referred);
+    // Then one grant each
     const grants = await env.DB.prepare("SELECT account_id, credits, reason, related_account FROM credit_grants WHERE account_id IN (?1, ?2) ORDER BY reason").bind(referrer, referred).all();
     expect(grants.results).toEqual([
       { account_id: referred, credits: referralBonusCredits.referred, reason: "referral:referred", related_account: referrer },
       { account_id: referrer, credits: referralBonusCredits.referrer, reason: "referral:referrer", related_account: referred },
     ]);
-    const marked = await env.DB.prepare("SELECT first_call_at FROM accounts WHERE id = ?").bind(referred).first<{ first_call_at: number | null }>();
-    expect(marked!.first_call_at).toBeGreaterThan(0);
     // and both meters count the bonus (the referrer's had read its month before the grant)
     expect((await usageOf(referrerKey.key)).credits).toMatchObject({ bonus: referralBonusCredits.referrer, remaining: 10_000 + referralBonusCredits.referrer });
     expect((await usageOf(referredKey.key)).credits.bonus).toBe(referralBonusCredits.referred);

@@ -56,7 +56,7 @@ describe("API keys from the dashboard", () => {
     expect(record).toEqual({ keyId: row!.key_id, hash: hashApiKey(key), name: "trading bot", account: accountId, plan: "free", createdAt: row!.created_at, revoked: false });
     // And the plaintext (its random part) is nowhere in D1 or KV
     const secret = key.slice(8);
-    for (const table of ["accounts", "sessions", "api_keys", "usage_daily", "credit_grants", "auth_throttle"]) expect(await rawRows(table), table).not.toContain(secret);
+    for (const table of ["accounts", "sessions", "api_keys", "usage_daily", "credit_grants", "auth_attempts"]) expect(await rawRows(table), table).not.toContain(secret);
     expect(await rawKv()).not.toContain(secret);
   });
 
@@ -67,7 +67,7 @@ describe("API keys from the dashboard", () => {
     expect((await callWithKey(key)).status).toBe(400);
     const keyId = (await env.DB.prepare("SELECT key_id FROM api_keys WHERE account_id = ?1").bind(accountId).first<string>("key_id"))!;
     // When it is revoked from the dashboard
-    const res = await postForm("/dashboard/keys/revoke", { keyId }, { cookie });
+    const res = await postForm("/dashboard/keys/revoke", { keyId, confirm: "yes" }, { cookie });
     expect(res.status).toBe(303);
     // Then the very next call is refused, well within the auth cache's lifetime
     const refused = await callWithKey(key);
@@ -78,7 +78,36 @@ describe("API keys from the dashboard", () => {
     const page = await (await getPage("/dashboard", { cookie })).text();
     expect(page).toMatch(/revoked \d{4}-\d\d-\d\d/);
     // And revoking it again is a 404 (no such live key)
-    expect((await postForm("/dashboard/keys/revoke", { keyId }, { cookie })).status).toBe(404);
+    expect((await postForm("/dashboard/keys/revoke", { keyId, confirm: "yes" }, { cookie })).status).toBe(404);
+  });
+
+  it("revoke asks first: the dashboard's button GETs a confirmation page; a POST without confirm=yes shows it and revokes nothing", async () => {
+    const { cookie, accountId } = await signUp("careful@example.com", password, { ip: "198.51.100.73" });
+    const { key } = await createKey(cookie, "keep me");
+    const keyId = (await env.DB.prepare("SELECT key_id FROM api_keys WHERE account_id = ?1").bind(accountId).first<string>("key_id"))!;
+    // The dashboard's Revoke is a GET form to the confirmation page (no script involved)
+    const dashboard = await (await getPage("/dashboard", { cookie })).text();
+    expect(dashboard).toContain(`<form method="get" action="/dashboard/keys/revoke"><input type="hidden" name="keyId" value="${keyId}">`);
+    const confirm = await getPage(`/dashboard/keys/revoke?keyId=${keyId}`, { cookie });
+    expect(confirm.status).toBe(200);
+    const page = await confirm.text();
+    expect(page).toContain("Revoke the key <b>keep me</b>?");
+    expect(page).toContain('<input type="hidden" name="confirm" value="yes">');
+    expect(page).toContain('<a href="/dashboard#keys">Cancel</a>');
+    // A POST without the confirmation shows the same page; the key still works
+    const unconfirmed = await postForm("/dashboard/keys/revoke", { keyId }, { cookie });
+    expect(unconfirmed.status).toBe(200);
+    expect(await unconfirmed.text()).toContain("Revoke the key <b>keep me</b>?");
+    expect(await env.DB.prepare("SELECT revoked_at FROM api_keys WHERE key_id = ?1").bind(keyId).first<number | null>("revoked_at")).toBeNull();
+    expect((await callWithKey(key)).status).toBe(400);
+    // Another account, an unknown id, a malformed one, or no session: no confirmation page
+    const other = await signUp("nosy@example.com", password, { ip: "198.51.100.73" });
+    for (const query of [`keyId=${keyId}`, "keyId=key_0123456789abcdef", "keyId=%3Cscript%3E", ""]) expect((await getPage(`/dashboard/keys/revoke?${query}`, { cookie: other.cookie })).status, query).toBe(404);
+    expect((await getPage(`/dashboard/keys/revoke?keyId=${keyId}`)).status).toBe(303);
+    // Confirmed: revoked, and listed as revoked with when
+    expect((await postForm("/dashboard/keys/revoke", { keyId, confirm: "yes" }, { cookie })).status).toBe(303);
+    expect(await (await getPage("/dashboard", { cookie })).text()).toMatch(new RegExp(`<tr data-key-id="${keyId}" class="revoked">[\\s\\S]*?<td data-label="Status" class="status">revoked \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC</td>`));
+    expect((await getPage(`/dashboard/keys/revoke?keyId=${keyId}`, { cookie })).status).toBe(404);
   });
 
   it("another account's key cannot be revoked (404), nor shown through a forged one-time cookie", async () => {
@@ -86,11 +115,11 @@ describe("API keys from the dashboard", () => {
     const { key } = await createKey(owner.cookie, "owner's");
     const keyId = (await env.DB.prepare("SELECT key_id FROM api_keys WHERE account_id = ?1").bind(owner.accountId).first<string>("key_id"))!;
     const intruder = await signUp("intruder@example.com", password, { ip: "198.51.100.72" });
-    const res = await postForm("/dashboard/keys/revoke", { keyId }, { cookie: intruder.cookie });
+    const res = await postForm("/dashboard/keys/revoke", { keyId, confirm: "yes" }, { cookie: intruder.cookie });
     expect(res.status).toBe(404);
     expect(await res.text()).toContain("No such live key in this account");
     expect((await callWithKey(key)).status).toBe(400);
-    for (const bad of ["key_nothex", "", "<script>"]) expect((await postForm("/dashboard/keys/revoke", { keyId: bad }, { cookie: intruder.cookie })).status).toBe(404);
+    for (const bad of ["key_nothex", "", "<script>"]) expect((await postForm("/dashboard/keys/revoke", { keyId: bad, confirm: "yes" }, { cookie: intruder.cookie })).status).toBe(404);
     const forged = await (await getPage("/dashboard", { cookie: `${intruder.cookie}; tmd_new_key=${key}` })).text();
     expect(forged).not.toContain(key);
   });
@@ -101,7 +130,7 @@ describe("API keys from the dashboard", () => {
     const { page } = await createKey(cookie, name);
     const escaped = "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;bot&#39;";
     expect(page).toContain(`Your new key <b>${escaped}</b>`);
-    expect(page).toContain(`<td>${escaped}</td>`);
+    expect(page).toContain(`<td data-label="Name">${escaped}</td>`);
     expect(page).not.toContain("<img");
   });
 
@@ -127,17 +156,17 @@ describe("API keys from the dashboard", () => {
     expect(over.status).toBe(409);
     expect(await over.text()).toContain(`at most ${maxActiveKeysPerAccount} live keys`);
     // revoking one frees a place
-    expect((await postForm("/dashboard/keys/revoke", { keyId: (await liveIds())[0]! }, { cookie })).status).toBe(303);
+    expect((await postForm("/dashboard/keys/revoke", { keyId: (await liveIds())[0]!, confirm: "yes" }, { cookie })).status).toBe(303);
     expect((await create("replacement")).status).toBe(303);
     // churn up to the lifetime cap: revoke everything live, create again, until maxKeysPerAccount rows exist
     let total = maxActiveKeysPerAccount + 1;
     while (total < maxKeysPerAccount) {
-      for (const keyId of await liveIds()) await postForm("/dashboard/keys/revoke", { keyId }, { cookie });
+      for (const keyId of await liveIds()) await postForm("/dashboard/keys/revoke", { keyId, confirm: "yes" }, { cookie });
       const batch = Math.min(maxActiveKeysPerAccount, maxKeysPerAccount - total);
       for (let i = 0; i < batch; i++) expect((await create(`churn${total + i}`)).status).toBe(303);
       total += batch;
     }
-    for (const keyId of await liveIds()) await postForm("/dashboard/keys/revoke", { keyId }, { cookie });
+    for (const keyId of await liveIds()) await postForm("/dashboard/keys/revoke", { keyId, confirm: "yes" }, { cookie });
     const capped = await create("past the lifetime cap");
     expect(capped.status).toBe(409);
     expect(await capped.text()).toContain(`created ${maxKeysPerAccount} keys`);
@@ -176,9 +205,10 @@ describe("the dashboard's figures", () => {
     expect(figure("bonus-credits")).toBe("5,000");
     expect(figure("credits-left")).toBe(sameDay ? "14,988" : "14,985");
     expect(figure("referred-count")).toBe("1");
+    expect(figure("referred-waiting")).toBe("1"); // its reward not decided (the grant above was written by hand)
     expect(figure("referral-credits")).toBe("5,000");
     expect(figure("referral-link")).toBe(`https://api.test/signup?ref=${code}`);
-    expect(page).toContain(`<td class="num">${(1000 + (sameDay ? 7 : 10)).toLocaleString("en-US")}</td>`); // the key's all-time requests
+    expect(page).toContain(`<td data-label="Requests" class="num">${(1000 + (sameDay ? 7 : 10)).toLocaleString("en-US")}</td>`); // the key's all-time requests
     expect(page).toContain(`<title>${today}: 7 requests</title>`);
     expect(page).toContain('<a href="/docs">');
   });

@@ -10,7 +10,7 @@ import { limits } from "../../src/limits";
 import { base } from "../helpers/http";
 import { cookiesOf, getPage, postForm, rawKv, rawRows, signUp } from "../helpers/account-web";
 
-const { loginAttemptsPerEmail, loginAttemptsPerAddress } = limits.accountWeb;
+const { loginFreeAttemptsPerEmail, loginAttemptsPerAddress, loginDelayMaxMs } = limits.accountWeb;
 const password = "correct horse battery";
 
 describe("passwords", () => {
@@ -32,13 +32,13 @@ describe("login", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard");
     const cookie = cookiesOf(res);
-    const token = cookie.replace("__Host-tmd_session=", "");
+    const token = cookie.split("; ").find((c) => c.startsWith("__Host-tmd_session="))!.replace("__Host-tmd_session=", "");
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await getPage("/dashboard", { cookie })).status).toBe(200);
     // And the raw tables hold only hashes: the token's SHA-256 is the session's key, the password is nowhere
     const sessions = await rawRows("sessions");
     const accounts = await rawRows("accounts");
-    const all = sessions + accounts + (await rawRows("auth_throttle")) + (await rawKv());
+    const all = sessions + accounts + (await rawRows("auth_attempts")) + (await rawKv());
     expect(all).not.toContain(token);
     expect(all).not.toContain(password);
     expect(sessions).toContain([...sha256(new TextEncoder().encode(token))].map((b) => b.toString(16).padStart(2, "0")).join(""));
@@ -66,18 +66,21 @@ describe("login", () => {
     expect(await res.text()).toContain(message);
   });
 
-  it(`per email: ${loginAttemptsPerEmail} attempts in the window, the next is 429 (Retry-After) even with the right password, from any address`, async () => {
-    await signUp("target@example.com", password, { ip: "198.51.100.33" });
-    for (let i = 0; i < loginAttemptsPerEmail; i++) {
+  it(`per email: past ${loginFreeAttemptsPerEmail} attempts a browser that never logged in waits (429, Retry-After ≤ ${loginDelayMaxMs / 1000} s), from any address; one that did is not slowed`, async () => {
+    const signedUp = await postForm("/signup", { email: "target@example.com", password }, { ip: "198.51.100.33" });
+    const device = cookiesOf(signedUp).split("; ").find((c) => c.startsWith("__Host-tmd_device="))!;
+    for (let i = 0; i < loginFreeAttemptsPerEmail; i++) {
       const res = await postForm("/login", { email: "target@example.com", password: `guess ${i}!!` }, { ip: `10.1.0.${i}` });
       expect([res.status, await res.text()][0]).toBe(401);
     }
     const blocked = await postForm("/login", { email: "target@example.com", password }, { ip: "10.1.1.1" });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(Number(blocked.headers.get("retry-after"))).toBeLessThanOrEqual(limits.accountWeb.loginWindowMs / 1000);
+    expect(Number(blocked.headers.get("retry-after"))).toBeLessThanOrEqual(loginDelayMaxMs / 1000);
     expect(await blocked.text()).toContain("Too many attempts");
     expect(blocked.headers.getSetCookie()).toEqual([]);
+    // The browser that signed up is not slowed by the strangers' guesses
+    expect((await postForm("/login", { email: "target@example.com", password }, { ip: "10.1.1.1", cookie: device })).status).toBe(303);
     // Another email is not affected
     await signUp("bystander@example.com", password, { ip: "198.51.100.33" });
     expect((await postForm("/login", { email: "bystander@example.com", password }, { ip: "10.1.1.1" })).status).toBe(303);
@@ -221,13 +224,13 @@ describe("security headers", () => {
 });
 
 describe("the cron's sweep of sign-in rows", () => {
-  it("drops expired sessions and ended throttle windows, keeps live ones", async () => {
-    // Given one live and one expired session, one live and one long-ended throttle window
+  it("drops expired sessions and throttle attempts older than the longest window, keeps live ones", async () => {
+    // Given one live and one expired session, one live and one long-past throttle attempt
     const now = Date.now();
     const { accountId } = await signUp("sweep@example.com", password, { ip: "198.51.100.80" });
     await env.DB.batch([
       env.DB.prepare("INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES ('expired-hash', ?1, ?2, ?3)").bind(accountId, now - 10, now - 1),
-      env.DB.prepare("INSERT INTO auth_throttle (bucket, window_start, count) VALUES ('login:ip:ended', ?1, 3)").bind(now - 2 * 3_600_000),
+      env.DB.prepare("INSERT INTO auth_attempts (bucket, at) VALUES ('login:ip:ended', ?1)").bind(now - 3_600_000 - 1),
     ]);
     // When the scheduled handler runs (the trade index beside it finds nothing new to read)
     const ctx = createExecutionContext();
@@ -237,7 +240,7 @@ describe("the cron's sweep of sign-in rows", () => {
     const sessions = (await env.DB.prepare("SELECT token_hash FROM sessions WHERE account_id = ?1").bind(accountId).all<{ token_hash: string }>()).results;
     expect(sessions.map((s) => s.token_hash)).not.toContain("expired-hash");
     expect(sessions.length).toBe(1);
-    const buckets = (await env.DB.prepare("SELECT bucket FROM auth_throttle").all<{ bucket: string }>()).results.map((r) => r.bucket);
+    const buckets = (await env.DB.prepare("SELECT bucket FROM auth_attempts").all<{ bucket: string }>()).results.map((r) => r.bucket);
     expect(buckets).not.toContain("login:ip:ended");
     expect(buckets).toContain("signup:ip:198.51.100.80");
   });
@@ -255,12 +258,14 @@ describe("the limits at their edges", () => {
     expect(await sessionAccountId(env.DB, token, row.expires_at)).toBeNull();
   });
 
-  it("a throttle window admits its max, refuses the next, and starts again in the next window", async () => {
+  it("a throttle window admits its max in any span of its length, refuses the next, and admits one more as the oldest leaves it", async () => {
     const rule = { bucket: "test:edges", windowMs: 60_000, max: 3 };
-    const start = 1_700_000_040_000; // a window boundary (a multiple of 60,000)
+    const start = 1_700_000_040_000;
     for (let i = 0; i < rule.max; i++) expect(await countAttempt(env.DB, [rule], start + i)).toEqual({ allowed: true });
-    expect(await countAttempt(env.DB, [rule], start + 59_000)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await countAttempt(env.DB, [rule], start + 59_000)).toEqual({ allowed: false, retryAfterSeconds: 1, bucket: "test:edges" });
+    expect(await countAttempt(env.DB, [rule], start + 59_999)).toMatchObject({ allowed: false });
     expect(await countAttempt(env.DB, [rule], start + 60_000)).toEqual({ allowed: true });
+    expect(await countAttempt(env.DB, [rule], start + 60_000)).toMatchObject({ allowed: false });
   });
 
   it(`a form body of exactly ${limits.accountWeb.maxFormBodyBytes} bytes is read; one byte more is the 413 envelope`, async () => {

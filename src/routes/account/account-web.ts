@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { z } from "zod/mini";
 import type { AppContext } from "../../app-context";
-import { createKeyForm, loginForm, revokeKeyForm, signupForm } from "../../accounts/account-input";
+import { createKeyForm, loginForm, revokeKeyForm, revokeKeyQuery, signupForm } from "../../accounts/account-input";
 import { ApiError } from "../../errors/api-error";
 import { limits } from "../../limits";
 import { requireSameOrigin } from "../../middleware/same-origin";
@@ -90,7 +90,9 @@ export const accountWebOperations: Operation[] = [
       303: redirect("Signed up: to /dashboard, with the session cookie"),
       400: page("The form again: a malformed email, a password out of bounds"),
       409: page("The form again: the email has an account"),
-      429: page(`The form again: more than ${limits.accountWeb.signupsPerAddress} sign-ups from this address this hour (with Retry-After)`),
+      429: page(
+        `The form again: more than ${limits.accountWeb.signupsPerAddress} sign-ups from this address (an IPv6 client: its /64), or ${limits.accountWeb.signupsPerIpv6Net48} from its IPv6 /48, in the last hour (with Retry-After)`,
+      ),
       ...postErrors,
     },
   },
@@ -112,10 +114,12 @@ export const accountWebOperations: Operation[] = [
     authenticated: false,
     requestBody: formBody(loginForm, { email: "ada@example.com", password: "correct horse battery staple" }),
     responses: {
-      303: redirect("Signed in: to /dashboard, with the session cookie"),
+      303: redirect("Signed in: to /dashboard, with the session cookie and a device cookie (`__Host-tmd_device`) that exempts this browser from the per-email slowdown"),
       400: page("The form again: a malformed email or an empty password"),
       401: page("The form again: wrong email or password (the same answer for an unknown email)"),
-      429: page(`The form again: more than ${limits.accountWeb.loginAttemptsPerEmail} attempts for the email or ${limits.accountWeb.loginAttemptsPerAddress} from the address in 15 minutes (with Retry-After)`),
+      429: page(
+        `The form again: ${limits.accountWeb.loginAttemptsPerAddress} attempts from this address in the last 15 minutes, or too soon after the last attempt once an email (or this email from this address) has had its free attempts; a browser that logged in to the email before is not slowed by other browsers' attempts (with Retry-After)`,
+      ),
       ...postErrors,
     },
   },
@@ -155,14 +159,30 @@ export const accountWebOperations: Operation[] = [
     },
   },
   {
+    method: "get",
+    path: "/dashboard/keys/revoke",
+    operationId: "revokeKeyConfirmation",
+    summary: "Asks to confirm a revoke: the key's name, prefix and use, a button that revokes it and a way back (the dashboard's Revoke buttons lead here)",
+    description: session,
+    tags: ["account"],
+    authenticated: false,
+    query: revokeKeyQuery,
+    responses: { 200: page("The confirmation page"), 404: page("The dashboard with the message: no such live key in this account") },
+  },
+  {
     method: "post",
     path: "/dashboard/keys/revoke",
     operationId: "revokeKey",
-    summary: "Revokes one of the account's keys and redirects to /dashboard",
-    description: `${session} The key is refused at once by the isolate that revoked it, and by every other within ${limits.authCacheMs / 1000} s (their key cache).`,
+    summary: "Revokes one of the account's keys (with `confirm=yes`, as the confirmation page sends it) and redirects to /dashboard, where it stays listed as revoked",
+    description: `${session} The key is refused at once by the isolate that revoked it, and by every other within ${limits.authCacheMs / 1000} s (their key cache). Without \`confirm=yes\` nothing is revoked: the answer is the confirmation page.`,
     tags: ["account"],
     authenticated: false,
-    requestBody: formBody(revokeKeyForm, { keyId: "key_0123456789abcdef" }),
-    responses: { 303: redirect("Revoked: to /dashboard"), 404: page("The dashboard with the message: no such live key in this account"), ...postErrors },
+    requestBody: formBody(revokeKeyForm, { keyId: "key_0123456789abcdef", confirm: "yes" }),
+    responses: {
+      303: redirect("Revoked: to /dashboard"),
+      200: page("No `confirm=yes`: the confirmation page, nothing revoked"),
+      404: page("The dashboard with the message: no such live key in this account"),
+      ...postErrors,
+    },
   },
 ];

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppContext } from "../../app-context";
 import { accountById, type Account } from "../../accounts/account-store";
+import { deviceCookieName, issueDeviceCookie } from "../../accounts/device-trust";
 import { sessionAccountId, sessionCookieName, startSession } from "../../accounts/sessions";
 import { limits } from "../../limits";
 
@@ -17,6 +18,15 @@ const newKeyCookieName = "tmd_new_key";
 export async function signIn(c: Context<AppContext>, accountId: string): Promise<void> {
   const { token } = await startSession(c.env.DB, accountId);
   setCookie(c, sessionCookieName, token, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", maxAge: Math.floor(limits.accountWeb.sessionTtlMs / 1000) });
+}
+
+/**
+ * Marks this browser as one that logged in to `email` (device-trust.ts): same attributes as the session cookie, but it
+ * outlives logout — it opens nothing, it only exempts this browser from the per-email login slowdown.
+ */
+export function trustDevice(c: Context<AppContext>, email: string): void {
+  const value = issueDeviceCookie(c.env.DEVICE_COOKIE_SECRET, email);
+  if (value !== null) setCookie(c, deviceCookieName, value, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", maxAge: Math.floor(limits.accountWeb.deviceCookieTtlMs / 1000) });
 }
 
 export function sessionToken(c: Context<AppContext>): string | undefined {

@@ -13,7 +13,7 @@ const termsOf = (plan: PlanId, custom = {}): MeterTerms => {
   return { plan: t.id, windows: t.windows, monthlyCredits: t.monthlyCredits };
 };
 const request = (terms: MeterTerms, at: number, cost = 1): AcquireRequest => ({ account: "acct_u", keyId: "key_u", terms, cost, at });
-const fresh = () => new MeterState({ month: "2026-11", creditsUsed: 0, bonusCredits: 0, firstCallPending: false });
+const fresh = () => new MeterState({ month: "2026-11", creditsUsed: 0, bonusCredits: 0, firstCallPending: false, referralPending: false });
 
 describe("SlidingWindowLog", () => {
   it("at most `limit` in any window; the next fits when the oldest leaves, not before", () => {
