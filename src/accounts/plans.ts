@@ -3,8 +3,8 @@ import { z } from "zod/mini";
 /**
  * The plans, in one place: what each allows per account (all of an account's keys share these), read by the meter
  * (rate limits, credits), the price route (mints per request), the /ws rooms (connections, tokens per subscription)
- * and the dashboard. Anchored on CoinVera's published tiers; credits: 1 per mint priced, 1 per JSON-RPC call (a batch
- * costs its length), 1 per other REST call. DEV is the unlimited plan of the key `npm start` creates (local bench).
+ * and the dashboard. Anchored on CoinVera's published tiers; credits: 1 per mint priced, 1 per JSON-RPC call answered with data
+ * (in a batch: its calls; notifications and refused items are free), 1 per other REST call. DEV is the unlimited plan of the key `npm start` creates (local bench).
  * docs/accounts.md renders this table.
  */
 export const planIdSchema = z.enum(["free", "pro", "advanced", "dev"]);
