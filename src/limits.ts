@@ -246,9 +246,11 @@ export const limits = {
      */
     shards: 16,
     /**
-     * Client sockets one shard accepts; one more is refused (503, JSON-RPC -32063). The bench measured 1,000 sockets
-     * on one shard fanning a notification out in ~35 ms p50 (bench/streams.mjs "hub capacity"); 2,000 keeps a
-     * notification's fan-out well under a 400 ms slot on this machine's share of a core.
+     * Client sockets one shard accepts; one more is refused (HTTP 503, JSON-RPC -32051). bench/streams.mjs measures one
+     * shard with 1,000 sockets and subscriptions: push delay p50 20–24 ms, p99 45–63 ms on a quiet 2-core machine
+     * (p50 189 ms, p99 1.3 s with the machine at load 17); the hub's own bookkeeping is 0.06 µs per copy
+     * (bench/pubsub-checks-cpu.ts), the rest is workerd's sends, linear in copies. 2,000 doubles the quiet figures
+     * (p99 ~130 ms), still well inside a 400 ms slot; idle sockets cost ~117 KB each (bench), 2,000 ≈ 230 MB.
      */
     socketsPerShard: 2_000,
     /**
