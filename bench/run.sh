@@ -63,6 +63,8 @@ streams_section() {
   BASE_URL=http://127.0.0.1:$STR_PORT LOCALNET_URL=http://127.0.0.1:$STR_LN_PORT LOCALNET_WS_URL=ws://127.0.0.1:$STR_WS_PORT API_KEY=$KEY \
     CONTROL_URL=http://127.0.0.1:$STR_CONTROL_PORT WORKER_PGID=$worker_pgid SLOT_MS=$STREAMS_SLOT_MS timeout 600 node bench/streams.mjs \
     || echo "streams bench ended early (exit $?)"
+  echo "-- /rpc WebSocket plan checks on one core (npx tsx bench/pubsub-checks-cpu.ts)"
+  npx tsx bench/pubsub-checks-cpu.ts 2>/dev/null
 }
 if [ "${BENCH_ONLY:-}" = "streams" ]; then streams_section; exit 0; fi
 

@@ -134,6 +134,8 @@ async function hubPhase() {
       else delays.push(at - oracleAt.get(s));
     }
     const missingText = [...missing].map(([s, k]) => `slot ${s} at ${k} client(s)`).join(", ");
+    // One key is one account, so one hub shard (its sockets all go to its account's shard): this is one shard's load.
+    line(`  hub capacity measured: one shard, ${n} client(s)`, `${clients.length} sockets and ${answered} subscriptions on one shard (cap ${"2,000"} sockets per shard, 16 shards)`);
     line(`  push delay behind localnet's own socket, ${n} client(s)`, `${stats(delays)} over ${measured.length} notifications${missing.size ? `; copies missing: ${missingText} (measured slots ${measured[0]}..${measured.at(-1)})` : ""}`);
     await closeAll(clients);
   };
@@ -287,7 +289,8 @@ async function memoryPhase() {
 
   const rpcSockets = [];
   const beforeRpc = workerdRssMb();
-  const rpcUrl = () => `${WS_BASE}/rpc?x-api-key=${API_KEY}`;
+  // /rpc admits 1,000 sockets per DEV account (rpcWsConnections): spread over the same keys (one account each, so over the hub shards)
+  const rpcUrl = (i) => `${WS_BASE}/rpc?x-api-key=${keys[Math.floor(i / perKey)]}`;
   let rpcRefused = await openMany(half, rpcUrl, rpcSockets);
   await sleep(3000);
   const rpcHalf = workerdRssMb();

@@ -285,6 +285,30 @@ export const limits = {
    * closes its clients with 1014 (they reconnect, as after a node restart).
    */
   pubSubHubReconnectDelaysMs: [100, 250, 500, 1000, 1750] as readonly number[],
+  pubSubHub: {
+    /**
+     * Hub shards per upstream cluster: a socket goes to the shard of its account (FNV-1a of the account id), so one
+     * account's subscriptions are counted exactly in one object and shared there. bench/streams.mjs measures a shard.
+     */
+    shards: 16,
+    /**
+     * Client sockets one shard accepts; one more is refused (HTTP 503, JSON-RPC -32051). bench/streams.mjs measures one
+     * shard with 1,000 sockets and subscriptions: push delay p50 20–24 ms, p99 45–63 ms on a quiet 2-core machine
+     * (p50 189 ms, p99 1.3 s with the machine at load 17); the hub's own bookkeeping is 0.06 µs per copy
+     * (bench/pubsub-checks-cpu.ts), the rest is workerd's sends, linear in copies. 2,000 doubles the quiet figures
+     * (p99 ~130 ms), still well inside a 400 ms slot; idle sockets cost ~117 KB each (bench), 2,000 ≈ 230 MB.
+     */
+    socketsPerShard: 2_000,
+    /**
+     * A socket sent this many bytes since its client last sent anything (a frame or a ping) is a client that does not
+     * read: closed (1008), never buffered (workerd shows no `bufferedAmount`). The same figure as /ws.
+     */
+    maxUnackedBytes: 4 * 1024 * 1024,
+    /** Notification copies delivered per credit (a subscribe costs 1 credit; copies are billed per this many, rounded down). */
+    notificationsPerCredit: 100,
+    /** How often a shard reports the copies it delivered to each account's meter (ms); the meter answers what is left. */
+    chargeEveryMs: 5_000,
+  },
 
   // ---- streams: GET /ws and its rooms (src/routes/streams.ts, src/streams/; docs/streams.md) ----
   /**
@@ -404,6 +428,12 @@ export const limits = {
     callTimeoutMs: 1000,
     /** A /ws connection counted this long (ms) is past its handoff to its room: at the plan's limit, the meter asks that room whether it still holds it. */
     connectionSettleMs: 5000,
+    /**
+     * While an account holds sockets (/ws or /rpc), its meter reads their keys' records again this often (ms): a
+     * revoked key's sockets, and those of a key whose plan or terms changed, are closed at the next check — within
+     * 5 s of the change (KV, as the request path reads it, and D1's `revoked_at`).
+     */
+    keyCheckMs: 3_000,
     /** The meter writes its accumulated usage to D1 this often (ms): one batch, never a write per request. */
     flushMs: 10_000,
   },

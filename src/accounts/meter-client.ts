@@ -13,7 +13,7 @@ import { limits } from "../limits";
 import type { ApiKeyRecord } from "./api-key-record";
 import type { AcquireAnswer, LeaseReport, MeterTerms, UsageEntry, WindowState } from "./meter-protocol";
 import { utcDay } from "./meter-protocol";
-import { accountTerms, type AccountTerms } from "./plans";
+import { accountTerms, termsKeyOf, type AccountTerms } from "./plans";
 import { rateLimitHeaders, seconds } from "./rate-limit-headers";
 
 export type MeterDecision =
@@ -240,12 +240,40 @@ export type ConnectionAdmission = { ok: true; tokensCap: number } | { ok: false;
 export async function admitConnection(env: Env, record: ApiKeyRecord, connectionId: string): Promise<ConnectionAdmission> {
   const { terms } = termsOf(record);
   try {
-    const opened = await within(stubOf(env, record.account).openConnection(connectionId, record.keyId, terms.wsConnections) as Promise<{ ok: boolean; open: number }>, limits.meter.callTimeoutMs);
+    const opened = await within(stubOf(env, record.account).openConnection(connectionId, record.keyId, terms.wsConnections, connectionKeyOf(record)) as Promise<{ ok: boolean; open: number }>, limits.meter.callTimeoutMs);
     if (!opened.ok) return { ok: false, message: `Too many connections for this account; max ${terms.wsConnections} on the ${terms.label} plan` };
   } catch (err) {
     logFailure("open-connection", record.account, err);
   }
   return { ok: true, tokensCap: terms.wsTokensPerSubscription };
+}
+
+/** What the meter keeps of a socket's key to check it again (meter.ts checkConnectionKeys): its hash, never the key. */
+function connectionKeyOf(record: ApiKeyRecord) {
+  return { keyHash: record.hash, termsKey: termsKeyOf(record.plan, record.limits) };
+}
+
+/** An /rpc WebSocket of the key's account: admitted while the account holds fewer than its plan's `rpcWsConnections`. Fails open. */
+export async function admitRpcConnection(env: Env, record: ApiKeyRecord, socketId: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const { terms } = termsOf(record);
+  try {
+    const opened = await within(stubOf(env, record.account).openConnection(socketId, record.keyId, terms.rpcWsConnections, connectionKeyOf(record)) as Promise<{ ok: boolean; open: number }>, limits.meter.callTimeoutMs);
+    if (!opened.ok) return { ok: false, message: `Too many /rpc WebSocket connections for this account; max ${terms.rpcWsConnections} on the ${terms.label} plan` };
+  } catch (err) {
+    logFailure("open-connection", record.account, err);
+  }
+  return { ok: true };
+}
+
+/** Credits an /rpc hub shard spent for the account's notification copies; answers what is left (undefined: the meter failed, fail open). */
+export async function chargeStream(env: Env, record: ApiKeyRecord, credits: number): Promise<number | undefined> {
+  try {
+    const answer = await within(stubOf(env, record.account).chargeStream(record.account, record.keyId, termsOf(record).meter, credits) as Promise<{ creditsRemaining: number }>, limits.meter.callTimeoutMs);
+    return answer.creditsRemaining;
+  } catch (err) {
+    logFailure("charge-stream", record.account, err);
+    return undefined;
+  }
 }
 
 /** The connection left: the account's meter counts one less. */

@@ -81,6 +81,13 @@ export class MeterState {
     };
   }
 
+  /** Credits spent outside a request (an /rpc hub shard's notification copies): usage on the key's day, no request counted. */
+  spend(now: number, keyId: string, credits: number): void {
+    if (credits <= 0) return;
+    this.ledger.creditsUsed += credits;
+    this.count(now, { keyId, day: utcDay(now), requests: 0, credits });
+  }
+
   /** What an isolate spent from a lease becomes usage; a final report gives the unspent credits back at once. */
   applyReport(now: number, report: LeaseReport): void {
     for (const entry of report.usage) this.count(now, entry);

@@ -17,6 +17,22 @@ import { MeterState } from "./meter-state";
 import { rewardReferral } from "./referral-rewards";
 import { connectionOfSocketId, roomOfConnection } from "../stream-shard";
 import { readBonusCredits, readMonthLedger, writeUsage } from "./usage-store";
+import { apiKeyRecordSchema } from "./api-key-record";
+import { kvKeyForHash } from "./api-keys";
+import type { MeterTerms } from "./meter-protocol";
+import { termsKeyOf } from "./plans";
+import { clusterKeyOf, configOf } from "../config";
+import { hubNameOf, hubShardOfSocketId } from "../rpc/pubsub-hub-name";
+
+/** What a socket was admitted under: its key's hash (to read the record again) and the key's terms then (termsOf().key). */
+export interface ConnectionKey {
+  keyHash: string;
+  termsKey: string;
+}
+
+/** Close reasons of the key checks, the same on /ws and /rpc. */
+export const keyRevokedReason = "API key revoked";
+export const termsChangedReason = "The plan of this key changed; reconnect";
 
 export class AccountMeter extends DurableObject<Env> {
   private state: MeterState | undefined;
@@ -30,6 +46,14 @@ export class AccountMeter extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS connections (id TEXT PRIMARY KEY, key_id TEXT NOT NULL, at INTEGER NOT NULL)");
+    // Added for the key checks (keyCheckMs); rows from before have neither and are not checked.
+    for (const column of ["key_hash TEXT", "terms TEXT"]) {
+      try {
+        ctx.storage.sql.exec(`ALTER TABLE connections ADD COLUMN ${column}`);
+      } catch {
+        // already there
+      }
+    }
   }
 
   /** One request: allowed (with a lease when the limits are large), or refused for rate or credits. */
@@ -86,18 +110,30 @@ export class AccountMeter extends DurableObject<Env> {
   }
 
   /**
-   * A /ws connection of the account opens: admitted while it holds fewer than `max`. At the limit, the rooms of the
-   * connections counted are asked whether they still hold them (a room that lost its sockets without a close event —
-   * a restart — never told the meter), and those they do not hold are forgotten: a count never locks an account out.
+   * A socket of the account opens (/ws, or /rpc: ids `rpc~…`, a budget of their own): admitted while the account holds
+   * fewer of that kind than `max`. At the limit, the rooms or hub shards of the connections counted are asked whether
+   * they still hold them (one that lost its sockets without a close event — a restart — never told the meter), and
+   * those they do not hold are forgotten: a count never locks an account out.
    */
-  async openConnection(socketId: string, keyId: string, max: number): Promise<{ ok: boolean; open: number }> {
+  async openConnection(socketId: string, keyId: string, max: number, key?: ConnectionKey): Promise<{ ok: boolean; open: number }> {
     const sql = this.ctx.storage.sql;
-    const count = () => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM connections WHERE id <> ?", socketId).one().n;
+    const kind = hubShardOfSocketId(socketId) === undefined ? "NOT LIKE" : "LIKE";
+    const count = () => sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM connections WHERE id <> ? AND id ${kind} 'rpc~%'`, socketId).one().n;
     if (count() >= max) await this.forgetLostConnections(socketId);
     const open = count();
     if (open >= max) return { ok: false, open };
-    sql.exec("INSERT OR REPLACE INTO connections (id, key_id, at) VALUES (?, ?, ?)", socketId, keyId, Date.now());
+    sql.exec("INSERT OR REPLACE INTO connections (id, key_id, at, key_hash, terms) VALUES (?, ?, ?, ?, ?)", socketId, keyId, Date.now(), key?.keyHash ?? null, key?.termsKey ?? null);
+    if (key !== undefined) await this.scheduleKeyCheck();
     return { ok: true, open: open + 1 };
+  }
+
+  private holderOf(socketId: string): { holdsConnection(id: string): Promise<boolean>; closeSockets(ids: string[], reason: string): Promise<number> } {
+    const shard = hubShardOfSocketId(socketId);
+    if (shard !== undefined) {
+      const name = hubNameOf(clusterKeyOf(configOf(this.env).pubSubUrls), shard);
+      return this.env.PUBSUB_HUB.get(this.env.PUBSUB_HUB.idFromName(name)) as never;
+    }
+    return this.env.STREAM_ROOM.get(this.env.STREAM_ROOM.idFromName(roomOfConnection(connectionOfSocketId(socketId), limits.streams.shards))) as never;
   }
 
   private async forgetLostConnections(except: string): Promise<void> {
@@ -108,14 +144,81 @@ export class AccountMeter extends DurableObject<Env> {
     await Promise.all(
       rows.map(async ({ id }) => {
         try {
-          const room = this.env.STREAM_ROOM.get(this.env.STREAM_ROOM.idFromName(roomOfConnection(connectionOfSocketId(id), limits.streams.shards)));
-          if (!(await room.holdsConnection(id))) sql.exec("DELETE FROM connections WHERE id = ?", id);
+          if (!(await this.holderOf(id).holdsConnection(id))) sql.exec("DELETE FROM connections WHERE id = ?", id);
         } catch (err) {
           // Cannot tell: the connection stays counted.
           console.error(JSON.stringify({ level: "error", event: "connection-check-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
         }
       }),
     );
+  }
+
+  /**
+   * The key checks (every `keyCheckMs` while the account holds sockets): each key with open sockets is read again as
+   * the request path reads it (its KV record); a key revoked, gone, or whose terms changed (a plan set lower or higher,
+   * custom limits) has its sockets closed, in whichever room or hub shard holds them. Returns the sockets closed.
+   */
+  async checkConnectionKeys(): Promise<number> {
+    const sql = this.ctx.storage.sql;
+    const rows = sql.exec<{ id: string; key_hash: string; terms: string }>("SELECT id, key_hash, terms FROM connections WHERE key_hash IS NOT NULL").toArray();
+    const byHash = new Map<string, { id: string; terms: string }[]>();
+    for (const row of rows) byHash.set(row.key_hash, [...(byHash.get(row.key_hash) ?? []), { id: row.id, terms: row.terms }]);
+    let closed = 0;
+    for (const [hash, sockets] of byHash) {
+      let reason: string | undefined;
+      let stale: { id: string }[] = [];
+      try {
+        const parsed = apiKeyRecordSchema.safeParse(await this.env.API_KEYS.get(kvKeyForHash(hash), "json"));
+        if (!parsed.success || parsed.data.revoked) {
+          reason = keyRevokedReason;
+          stale = sockets;
+        } else {
+          const now = termsKeyOf(parsed.data.plan, parsed.data.limits);
+          stale = sockets.filter((s) => s.terms !== now);
+          reason = termsChangedReason;
+        }
+      } catch (err) {
+        console.error(JSON.stringify({ level: "error", event: "key-check-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
+        continue;
+      }
+      if (stale.length === 0) continue;
+      // Each holder closes its own; the rows go now (a close event would remove them too).
+      const byHolder = new Map<string, string[]>();
+      for (const { id } of stale) {
+        const holder = hubShardOfSocketId(id) === undefined ? `ws:${roomOfConnection(connectionOfSocketId(id), limits.streams.shards)}` : `rpc:${hubShardOfSocketId(id)}`;
+        byHolder.set(holder, [...(byHolder.get(holder) ?? []), id]);
+      }
+      await Promise.all(
+        [...byHolder.values()].map(async (ids) => {
+          try {
+            closed += await this.holderOf(ids[0]!).closeSockets(ids, reason!);
+            for (const id of ids) sql.exec("DELETE FROM connections WHERE id = ?", id);
+          } catch (err) {
+            console.error(JSON.stringify({ level: "error", event: "socket-close-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
+          }
+        }),
+      );
+    }
+    return closed;
+  }
+
+  /**
+   * Credits spent by an /rpc hub shard for this account's notification copies (and reported usage): counted like a
+   * request's credits, on the key's day. Answers what is left this month (0: the shard closes the account's sockets).
+   */
+  async chargeStream(account: string, keyId: string, terms: MeterTerms, credits: number): Promise<{ creditsRemaining: number }> {
+    const now = Date.now();
+    const state = await this.ledger(account, now);
+    state.spend(now, keyId, credits);
+    await this.scheduleFlush();
+    return { creditsRemaining: state.creditsRemaining(terms) };
+  }
+
+  private async scheduleKeyCheck(): Promise<void> {
+    const at = Date.now() + limits.meter.keyCheckMs;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    this.alarmSet = true;
   }
 
   closeConnection(socketId: string): void {
@@ -127,8 +230,11 @@ export class AccountMeter extends DurableObject<Env> {
     try {
       this.state?.reclaimLeases(Date.now());
       await this.flush();
+      await this.checkConnectionKeys();
     } finally {
       await this.scheduleFlush();
+      const checked = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM connections WHERE key_hash IS NOT NULL").one().n;
+      if (checked > 0) await this.scheduleKeyCheck();
     }
   }
 

@@ -159,6 +159,11 @@ export function tooManySubscriptions(max: number): RpcErrorObject {
   return { code: proxyCodes.TOO_MANY_SUBSCRIPTIONS, message: `Too many subscriptions on this connection; max ${max}`, data: { max } };
 }
 
+/** -32062: one more subscription than the account's plan allows over all its /rpc sockets. */
+export function tooManyAccountSubscriptions(max: number): RpcErrorObject {
+  return { code: proxyCodes.TOO_MANY_SUBSCRIPTIONS, message: `Too many subscriptions for this account; max ${max} on its plan`, data: { max } };
+}
+
 /** -32063: the socket already has `max` requests waiting (for the upstream socket to open, or for its answers). */
 export function tooManyPendingRequests(max: number): RpcErrorObject {
   return { code: proxyCodes.TOO_MANY_PENDING_REQUESTS, message: `Too many requests waiting for the upstream node; max ${max}`, data: { max } };

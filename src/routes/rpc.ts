@@ -10,9 +10,10 @@ import { authenticate } from "../accounts/api-key-auth";
 import { presentedApiKey } from "../middleware/auth";
 import { errorResponseText } from "../rpc/json-rpc-envelope";
 import { clusterKeyOf } from "../config";
-import { hubNameOf } from "../rpc/pubsub-hub-name";
+import { hubNameOf, hubShardOfAccount, rpcSocketIdOf } from "../rpc/pubsub-hub-name";
+import { hubHandoff } from "../rpc/pubsub-hub-handoff";
 import { answerParsedRpcBody, callsIn, parseRpcBody } from "../rpc/rpc-proxy";
-import { firstCallSucceeded, meterRequest, termsOf } from "../accounts/meter-client";
+import { admitRpcConnection, firstCallSucceeded, meterRequest, releaseConnection, termsOf } from "../accounts/meter-client";
 import { outOfCreditsMessage, rateLimitedMessage } from "../accounts/meter-refusals";
 
 /**
@@ -93,11 +94,24 @@ export const rpcRoutes = new Hono<AppContext>()
     const urls = c.get("services").config.pubSubUrls;
     // A deployment without UPSTREAM_WS_URL serves JSON-RPC over HTTP only.
     if (urls.length === 0) return rpcError(c, 503, { ...proxyErrors.upstreamUnavailable, message: "No upstream PubSub is configured" });
-    // One hub per upstream cluster holds every client socket and shares their subscriptions (rpc/pubsub-hub.ts).
-    const hub = c.env.PUBSUB_HUB.get(c.env.PUBSUB_HUB.idFromName(hubNameOf(clusterKeyOf(urls))));
-    const upgraded = await hub.fetch(c.req.raw);
+    // The account's hub shard holds its sockets and shares their subscriptions (rpc/pubsub-hub.ts); the account's
+    // meter admits the socket under the plan's /rpc connections, counted across every shard.
+    const record = c.get("apiKey");
+    const shard = hubShardOfAccount(record.account, limits.pubSubHub.shards);
+    const socketId = rpcSocketIdOf(shard);
+    const admission = await admitRpcConnection(c.env, record, socketId);
+    if (!admission.ok) return rpcError(c, 429, rateLimited(admission.message, 1), { "retry-after": "1" });
+    const hub = c.env.PUBSUB_HUB.get(c.env.PUBSUB_HUB.idFromName(hubNameOf(clusterKeyOf(urls), shard)));
+    // A fresh request: nothing the client sent reaches the hub but the upgrade itself.
+    const headers = new Headers({ upgrade: "websocket", [hubHandoff.record]: JSON.stringify(record), [hubHandoff.socketId]: socketId });
+    for (const name of ["sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol"]) {
+      const value = c.req.header(name);
+      if (value !== undefined) headers.set(name, value);
+    }
+    const upgraded = await hub.fetch(new Request("https://pubsub-hub/rpc", { headers }));
+    if (upgraded.status !== 101) c.executionCtx.waitUntil(releaseConnection(c.env, record.account, socketId));
     // A stub's response has immutable headers; the app's middleware adds its own (request id, security headers).
-    return new Response(null, { status: upgraded.status, headers: new Headers(upgraded.headers), webSocket: upgraded.webSocket });
+    return new Response(upgraded.webSocket ? null : upgraded.body, { status: upgraded.status, headers: new Headers(upgraded.headers), webSocket: upgraded.webSocket });
   })
   .all("/rpc", (c) => rpcError(c, 405, proxyErrors.httpMethodNotAllowed, { allow: "POST" }))
   .onError((err, c) => {

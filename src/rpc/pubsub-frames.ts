@@ -1,4 +1,6 @@
-import { frameTooLarge, jsonRpcCodes, standardErrors } from "../errors/rpc-errors";
+import { frameTooLarge, invalidParams, jsonRpcCodes, standardErrors, type RpcErrorObject } from "../errors/rpc-errors";
+import { validateCall } from "./methods";
+import { pubkeyProblem } from "./param-schemas";
 import { limits } from "../limits";
 import { utf8ByteLength } from "../json/utf8-length";
 import { errorResponseText, idText, parseRequestBody } from "./json-rpc-envelope";
@@ -56,7 +58,33 @@ export function readPubSubFrame(frame: string | ArrayBuffer): PubSubFrame {
   const subscribe = subscribeMethods.has(item.method);
   if (!subscribe && !unsubscribeMethods.has(item.method)) return refused(item.id, standardErrors.methodNotFound);
   if (item.params !== undefined && !Array.isArray(item.params)) return refused(item.id, { code: jsonRpcCodes.INVALID_PARAMS, message: "`params` should be an array" });
+  const problem = subscribe ? selectivityProblem(item.method, item.params as unknown[] | undefined) : undefined;
+  if (problem) return refused(item.id, problem);
   return { kind: "call", idJson: idText(item.id), method: item.method, subscribe, params: item.params as unknown[] | undefined, paramsText: item.paramsText };
+}
+
+/** What `logsSubscribe` takes on this endpoint: the logs of transactions that mention one address. */
+export const logsMentionsRequired = "logsSubscribe on this endpoint requires {\"mentions\": [<one address>]}; \"all\" and \"allWithVotes\" are not served";
+
+/**
+ * Subscriptions that would stream a large share of the chain are refused before they reach the node, as HTTP
+ * `getProgramAccounts` is (program-accounts-policy.ts): `programSubscribe` takes the same params and passes the same
+ * checks (filters required; on token programs a 32-byte memcmp at the mint or owner offset), and `logsSubscribe` only
+ * `{"mentions": [one address]}` (`all` is every transaction of the chain).
+ */
+export function selectivityProblem(method: string, params: unknown[] | undefined): RpcErrorObject | undefined {
+  if (method === "programSubscribe") {
+    const checked = validateCall("getProgramAccounts", params);
+    if (checked.ok) return undefined;
+    return { ...checked.error, message: checked.error.message.replaceAll("getProgramAccounts", "programSubscribe") };
+  }
+  if (method === "logsSubscribe") {
+    const filter = params?.[0];
+    const mentions = typeof filter === "object" && filter !== null && !Array.isArray(filter) ? (filter as Record<string, unknown>).mentions : undefined;
+    if (!Array.isArray(mentions) || mentions.length !== 1 || typeof mentions[0] !== "string") return invalidParams(logsMentionsRequired);
+    if (pubkeyProblem(mentions[0]) !== undefined) return invalidParams("Invalid Request: Invalid pubkey provided");
+  }
+  return undefined;
 }
 
 function refused(id: Parameters<typeof errorResponseText>[0], error: Parameters<typeof errorResponseText>[1]): PubSubFrame {

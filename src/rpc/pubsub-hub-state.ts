@@ -1,4 +1,4 @@
-import { jsonRpcCodes, proxyErrors, tooManyPendingRequests, tooManySubscriptions, type RpcErrorObject } from "../errors/rpc-errors";
+import { jsonRpcCodes, proxyErrors, tooManyAccountSubscriptions, tooManyPendingRequests, tooManySubscriptions, type RpcErrorObject } from "../errors/rpc-errors";
 import { objectMemberSpans, skipWhitespace, sliceSpan, type Span } from "../json/json-spans";
 import { limits } from "../limits";
 import { rawErrorResponseText, resultResponseText, upstreamRequestText } from "./json-rpc-envelope";
@@ -19,6 +19,19 @@ export interface PubSubAttachment {
   subs: [number, string, string | null][];
   /** The subscriptions did not fit the attachment: after an eviction this socket cannot be restored. */
   lost?: true;
+  /** Whose socket it is (the account's plan caps), kept across hibernation. */
+  owner?: ClientOwner;
+}
+
+/** The account of a socket and its plan's caps on PubSub subscriptions (plans.ts); `data` is the hub's own (the key record). */
+export interface ClientOwner {
+  account: string;
+  /** Subscriptions per socket (never above `limits.maxPubSubSubscriptionsPerSocket`). */
+  perSocket: number;
+  /** Subscriptions of all the account's sockets in this hub shard (an account's sockets all go to one shard). */
+  perAccount: number;
+  socketId: string;
+  data?: unknown;
 }
 
 interface Topic<C> {
@@ -37,6 +50,7 @@ interface Topic<C> {
 interface ClientState<C> {
   socket: C;
   closed: boolean;
+  owner: ClientOwner | undefined;
   subs: Map<number, Topic<C>>;
   /** Subscribes of this client waiting for the node's answer. */
   waiting: number;
@@ -51,7 +65,13 @@ type Pending<C> =
 
 /** What the hub does with the sockets. */
 export interface PubSubHubIo<C> {
-  toClient(socket: C, text: string): void;
+  /** `copyOf`: set on a notification copy (the owner it is billed to), absent on answers. */
+  toClient(socket: C, text: string, copyOf?: ClientOwner): void;
+  /**
+   * A subscribe within the caps, before it is taken: the owner's credits (pubsub-hub.ts). An error refuses it; nothing
+   * taken. Absent: every subscribe within the caps is taken.
+   */
+  admitSubscribe?(owner: ClientOwner): RpcErrorObject | undefined;
   toUpstream(text: string): void;
   /** The client's subscriptions changed: keep them with the socket (hibernation). */
   persist(socket: C, attachment: PubSubAttachment): void;
@@ -70,6 +90,8 @@ const unsubscribeParams = /^\[\s*(0|[1-9][0-9]{0,14})\s*\]$/;
 
 export class PubSubHubState<C> {
   private readonly clients = new Map<C, ClientState<C>>();
+  /** The clients of each account (owner), for the per-account cap. */
+  private readonly byAccount = new Map<string, Set<ClientState<C>>>();
   private readonly topics = new Map<string, Topic<C>>();
   private readonly byUpstreamId = new Map<string, Topic<C>>();
   /** Upstream requests by our id, in the order made (a reconnect sends the unsent ones again in this order). */
@@ -109,8 +131,32 @@ export class PubSubHubState<C> {
     return client === undefined ? 0 : client.subs.size + client.waiting;
   }
 
-  addClient(socket: C): void {
-    if (!this.clients.has(socket)) this.clients.set(socket, { socket, closed: false, subs: new Map(), waiting: 0, forwarded: 0 });
+  addClient(socket: C, owner?: ClientOwner): void {
+    if (this.clients.has(socket)) return;
+    const client: ClientState<C> = { socket, closed: false, owner, subs: new Map(), waiting: 0, forwarded: 0 };
+    this.clients.set(socket, client);
+    if (owner !== undefined) {
+      let set = this.byAccount.get(owner.account);
+      if (set === undefined) this.byAccount.set(owner.account, (set = new Set()));
+      set.add(client);
+    }
+  }
+
+  /** The client's owner (account and caps), if it has one. */
+  ownerOf(socket: C): ClientOwner | undefined {
+    return this.clients.get(socket)?.owner;
+  }
+
+  /** Live plus asked-for subscriptions of all of an account's sockets here. */
+  accountSubscriptionCount(account: string): number {
+    let n = 0;
+    for (const client of this.byAccount.get(account) ?? []) n += client.subs.size + client.waiting;
+    return n;
+  }
+
+  /** The sockets of an account here. */
+  socketsOf(account: string): C[] {
+    return [...(this.byAccount.get(account) ?? [])].map((client) => client.socket);
   }
 
   /**
@@ -118,7 +164,7 @@ export class PubSubHubState<C> {
    * subscribed again once the upstream socket opens. False when the attachment says they could not all be kept.
    */
   restoreClient(socket: C, attachment: PubSubAttachment | null): boolean {
-    this.addClient(socket);
+    this.addClient(socket, attachment?.owner);
     if (attachment?.lost) return false;
     const client = this.clients.get(socket)!;
     for (const [subId, method, paramsText] of attachment?.subs ?? []) {
@@ -135,6 +181,11 @@ export class PubSubHubState<C> {
     if (client === undefined) return;
     this.clients.delete(socket);
     client.closed = true;
+    if (client.owner !== undefined) {
+      const set = this.byAccount.get(client.owner.account);
+      set?.delete(client);
+      if (set?.size === 0) this.byAccount.delete(client.owner.account);
+    }
     for (const [subId, topic] of client.subs) {
       topic.subscribers.delete(subId);
       this.dropIfUnused(topic);
@@ -151,14 +202,21 @@ export class PubSubHubState<C> {
     if (read.kind === "ignored") return;
     if (read.kind === "refused") return this.io.toClient(socket, read.answer);
     const { idJson, method } = read;
-    if (read.subscribe && client.subs.size + client.waiting >= limits.maxPubSubSubscriptionsPerSocket) {
-      return this.refuse(client, idJson, tooManySubscriptions(limits.maxPubSubSubscriptionsPerSocket));
+    if (read.subscribe) {
+      const perSocket = Math.min(limits.maxPubSubSubscriptionsPerSocket, client.owner?.perSocket ?? Infinity);
+      if (client.subs.size + client.waiting >= perSocket) return this.refuse(client, idJson, tooManySubscriptions(perSocket));
+      const owner = client.owner;
+      if (owner !== undefined && this.accountSubscriptionCount(owner.account) >= owner.perAccount) {
+        return this.refuse(client, idJson, tooManyAccountSubscriptions(owner.perAccount));
+      }
     }
     const waitingForNode = client.waiting + client.forwarded;
     if (waitingForNode >= limits.maxPubSubInFlightRequests) return this.refuse(client, idJson, tooManyPendingRequests(limits.maxPubSubInFlightRequests));
     if (!this.upstreamOpen && waitingForNode >= limits.maxPubSubQueuedFrames) return this.refuse(client, idJson, tooManyPendingRequests(limits.maxPubSubQueuedFrames));
 
     if (read.subscribe) {
+      const refusal = client.owner === undefined ? undefined : this.io.admitSubscribe?.(client.owner);
+      if (refusal !== undefined) return this.refuse(client, idJson, refusal);
       const topic = this.topicFor(method, read.params, read.paramsText);
       const subId = this.newSubId();
       if (topic.upstreamId !== undefined) {
@@ -247,7 +305,8 @@ export class PubSubHubState<C> {
   }
 
   attachmentOf(client: ClientState<C>): PubSubAttachment {
-    return { subs: [...client.subs].map(([subId, topic]) => [subId, topic.method, topic.paramsText ?? null]) };
+    const subs: PubSubAttachment["subs"] = [...client.subs].map(([subId, topic]) => [subId, topic.method, topic.paramsText ?? null]);
+    return client.owner === undefined ? { subs } : { subs, owner: client.owner };
   }
 
   private newSubId(): number {
@@ -321,7 +380,7 @@ export class PubSubHubState<C> {
     if (topic === undefined) return;
     const before = text.slice(0, subscription.start);
     const after = text.slice(subscription.end);
-    for (const [subId, client] of topic.subscribers) this.io.toClient(client.socket, before + subId + after);
+    for (const [subId, client] of topic.subscribers) this.io.toClient(client.socket, before + subId + after, client.owner);
     // Agave ends a signature subscription with its notification (not with the optional "receivedSignature" one).
     if (method === '"signatureNotification"' && !text.includes('"receivedSignature"', params!.start)) this.endTopic(topic);
   }

@@ -55,9 +55,17 @@ export function parseRpcBody(bodyText: string): RequestBody {
   return parseRequestBody(bodyText, limits.maxRpcBatch, limits.maxRpcJsonDepth);
 }
 
-/** Calls in a body, as credits count them: a batch's length, 1 for a single call or a body refused whole. */
+/**
+ * Credits a body costs: its calls that are answered with the node's data (forwarded, or from the immutable cache).
+ * A notification (no `id`) is never answered nor forwarded, and an item refused here (bad envelope, method or params)
+ * never reaches the node: neither costs a credit. A body refused whole costs 0 (the rate windows still count the request).
+ */
 export function callsIn(body: RequestBody): number {
-  return body.kind === "batch" ? Math.max(1, body.items.length) : 1;
+  if (body.kind === "error") return 0;
+  const items = body.kind === "single" ? [body.item] : body.items;
+  let calls = 0;
+  for (const item of items) if (item.kind === "call" && validateCall(item.method, item.params).ok) calls++;
+  return calls;
 }
 
 export async function answerParsedRpcBody(body: RequestBody, deps: RpcProxyDeps): Promise<string | undefined> {

@@ -140,6 +140,29 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     return false;
   }
 
+  /**
+   * Durable Object RPC from an account's meter: these sockets' key was revoked or its terms changed (meter.ts key
+   * checks): each gets an error frame and is closed (1008). Answers how many this room held.
+   */
+  async closeSockets(socketIds: string[], reason: string): Promise<number> {
+    const ids = new Set(socketIds);
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      const attachment = ws.deserializeAttachment() as { k?: unknown } | null;
+      if (typeof attachment?.k !== "string" || !ids.has(attachment.k)) continue;
+      closed++;
+      this.guard("close-sockets", () => this.state.closed(ws as RoomSocket));
+      try {
+        ws.send(JSON.stringify({ type: "error", message: reason }));
+        ws.close(1008, reason);
+      } catch {
+        // already closed
+      }
+    }
+    await this.scheduleAlarm();
+    return closed;
+  }
+
   /** Durable Object RPC from the chain tail: events in chain order, each position taken once. */
   async publish(events: StreamEvent[], position: PublishPosition): Promise<void> {
     const at = publishPositionSchema.safeParse(position);

@@ -9,7 +9,10 @@
  * - sockets dropped abruptly mid-subscribe leave no upstream subscription behind (localnet's own count returns to
  *   where it was), and a fresh client still subscribes and is notified;
  * - the upstream socket dropped again and again while clients are subscribed: they keep their ids and are notified
- *   after each reconnect, with one upstream subscription per topic.
+ *   after each reconnect, with one upstream subscription per topic;
+ * - unselective subscriptions (programSubscribe on the Token program without a mint/owner memcmp, logsSubscribe all)
+ *   are refused before the node; keys revoked mid-stream lose their sockets within 5 s while the account's other keys
+ *   stream on; clients that stop reading are closed, readers beside them keep every copy.
  */
 import { getAddressDecoder } from "@solana/kit";
 import fc from "fast-check";
@@ -119,6 +122,12 @@ function frameArb(n: number): fc.Arbitrary<RpcFrame> {
       fc.tuple(anAddress, fc.constantFrom("base64", "base58", "jsonParsed", "base64+zstd")).map(([a, e]) => ["accountSubscribe", json([a, { encoding: e, commitment: "confirmed" }])] as const),
       anAddress.map((a) => ["logsSubscribe", json([{ mentions: [a] }, { commitment: "processed" }])] as const),
     )).map(([i, [m, p]]) => ({ label: "a subscribe the node takes", frame: request(i, m, p), id: i, answer: "result" as const })),
+    fc.tuple(id, fc.oneof(
+      fc.constantFrom(["logsSubscribe", `["all"]`], ["logsSubscribe", `["allWithVotes",{"commitment":"processed"}]`], ["logsSubscribe", "[]"]),
+      fc.constantFrom(`[]`, `[{"dataSize":165}]`, `[{"memcmp":{"offset":64,"bytes":"11111111111111111111111111111111"}}]`, `[{"memcmp":{"offset":0,"bytes":""}}]`)
+        .map((filters) => ["programSubscribe", `["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",{"encoding":"base64","filters":${filters}}]`]),
+      anAddress.map((a) => ["programSubscribe", json([a, { encoding: "base64" }])]),
+    )).map(([i, [m, p]]) => ({ label: "an unselective subscribe (refused before the node)", frame: request(i, m!, p), id: i, answer: codes.invalidParams })),
     fc.tuple(id, fc.integer({ min: limits.maxRpcJsonDepth, max: 20_000 })).map(([i, d]) => ({
       label: "nesting past the limit",
       frame: request(i, "accountSubscribe", "[".repeat(d) + "]".repeat(d)),
@@ -303,5 +312,67 @@ describe("/rpc PubSub under random and hostile frames", () => {
     expect(clients.every((c) => c.frames.every((f) => f.error === undefined))).toBe(true);
     for (const c of clients) c.ws.close();
     await until("nothing left upstream", async () => ((await nodeTotal()) === 0 ? true : undefined), 10_000);
+  }, 60_000);
+
+  it("revocations mid-stream: random keys of one account revoked while their sockets stream; theirs closed 1008 within 5 s, the others keep every notification; nothing left upstream", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.boolean(), { minLength: 2, maxLength: 5 }), fc.integer({ min: 0, max: 400 }), async (revokeFlags, delay) => {
+        // Given one account with several keys (DEV), each with a socket on alice's token account and on slots
+        const account = `acct_rv${crypto.randomUUID().slice(0, 8)}`;
+        const keys = await Promise.all(revokeFlags.map(() => worker.newApiKey({ account })));
+        const clients = await Promise.all(keys.map((k) => openRecording(`${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${k}`)));
+        clients.forEach((c) => {
+          c.send(request("1", "accountSubscribe", json([chain.world.keys.aliceToken, { encoding: "base64" }])));
+          c.send(request("2", "slotSubscribe"));
+        });
+        await until("subscribed", () => (clients.every((c) => c.frames.filter((f) => f.id === 1 || f.id === 2).length === 2) ? true : undefined));
+        // When some keys are revoked mid-stream
+        await sleep(delay);
+        const at = Date.now();
+        await Promise.all(keys.map((k, i) => (revokeFlags[i] ? worker.updateApiKey(k, { revoked: true }) : undefined)));
+        // Then the revoked keys' sockets are told and closed within 5 s
+        const revoked = clients.filter((_, i) => revokeFlags[i]);
+        const kept = clients.filter((_, i) => !revokeFlags[i]);
+        await until("revoked sockets told", () => (revoked.every((c) => c.frames.some((f) => f.error?.message === "API key revoked")) ? true : undefined), 5_000);
+        expect(Date.now() - at).toBeLessThan(5_000);
+        for (const c of revoked) expect(await c.closed).toEqual({ code: 1008, reason: "API key revoked" });
+        // and the others still stream, never told anything of the kind
+        const counts = kept.map((c) => c.frames.length);
+        await until("the others notified", () => (kept.every((c, i) => c.frames.length > counts[i]! + 1) ? true : undefined), 5_000);
+        for (const c of kept) expect(c.frames.some((f) => f.error !== undefined)).toBe(false);
+        for (const c of kept) c.ws.close();
+        await Promise.all(kept.map((c) => c.closed));
+        await until("nothing left upstream", async () => ((await nodeTotal()) === 0 ? true : undefined), 10_000);
+      }),
+      { numRuns: 4, seed: 19 },
+    );
+  }, 90_000);
+
+  it("non-reading clients among readers: each silent socket past the byte bound is closed 1008, the readers (who ping) stay and keep every notification", async () => {
+    const params = json([chain.world.keys.aliceToken, { commitment: "processed", encoding: "base64" }]);
+    const silent = await Promise.all([0, 1].map(() => openRecording(rpcUrl())));
+    const readers = await Promise.all([0, 1].map(() => openRecording(rpcUrl())));
+    // 100 subscriptions each on one busy account: 100 copies of every notification per socket
+    for (const c of [...silent, ...readers]) for (let i = 1; i <= 100; i++) c.send(request(String(i), "accountSubscribe", params));
+    await until("subscribed", () => ([...silent, ...readers].every((c) => c.frames.filter((f) => f.id !== undefined).length >= 100) ? true : undefined));
+    // copies counted from here: every subscription of every reader is live
+    const from = readers.map((r) => r.frames.length);
+    const pings = setInterval(() => readers.forEach((r) => r.send({ jsonrpc: "2.0", method: "ping" })), 200);
+    try {
+      for (const c of silent) expect(await Promise.race([c.closed, sleep(40_000).then(() => "still open")])).toEqual({ code: 1008, reason: expect.stringMatching(/^Client not reading/) });
+      for (const r of readers) expect(r.ws.readyState).toBe(WebSocket.OPEN);
+      // every reader got the same number of copies of each notification (100: one per subscription)
+      for (const [k, r] of readers.entries()) {
+        const perSlot = new Map<number, number>();
+        for (const f of r.frames.slice(from[k])) if (f.method === "accountNotification") perSlot.set(f.params.result.context.slot, (perSlot.get(f.params.result.context.slot) ?? 0) + 1);
+        // (the first and last slots counted may be cut by the window's edges)
+        const [first, last] = [Math.min(...perSlot.keys()), Math.max(...perSlot.keys())];
+        expect(perSlot.size).toBeGreaterThan(5);
+        expect([...perSlot].filter(([slot, n]) => slot !== first && slot !== last && n !== 100)).toEqual([]);
+      }
+    } finally {
+      clearInterval(pings);
+      for (const r of readers) r.ws.close();
+    }
   }, 60_000);
 });

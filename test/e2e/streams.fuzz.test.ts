@@ -10,6 +10,8 @@
  * - sockets dropped abruptly mid-subscribe leave nothing behind: a room admits a key's full quota of sockets again;
  * - with the tail's upstream slot socket dropped and localnet's JSON-RPC failing (fault modes) while a client is
  *   subscribed, the client gets every block's events once, numbered without a gap, after recovery;
+ * - keys of one account revoked mid-stream lose their sockets within 5 s (1008 "API key revoked"); the other keys'
+ *   sockets keep their events;
  * - after all of it a fresh client subscribes and receives events.
  */
 import { getAddressDecoder, getAddressEncoder } from "@solana/kit";
@@ -427,6 +429,39 @@ describe("/ws under churn and upstream chaos", () => {
     console.log(JSON.stringify({ wsChaos: { faults: faults.length, slotSocketDrops: 2, recoveredMs, blocks: blocks.length, events: events.length } }));
     client.ws.close();
   }, 90_000);
+
+  it("revocations mid-stream: random keys of one account revoked while their sockets stream; theirs closed 1008 within 5 s, the others keep their events", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.boolean(), { minLength: 2, maxLength: 4 }), fc.integer({ min: 0, max: 400 }), async (revokeFlags, delay) => {
+        // Given one account with several keys (DEV), each with a socket subscribed to alice's wallet (an event every block)
+        const account = `acct_wv${crypto.randomUUID().slice(0, 8)}`;
+        const keys = await Promise.all(revokeFlags.map(() => worker.newApiKey({ account })));
+        const clients = await Promise.all(keys.map(async (k) => {
+          const c = await openRecording(`${worker.origin.replace(/^http/, "ws")}/ws?x-api-key=${k}`);
+          await c.frame("connected", (f) => f.type === "connected");
+          c.send({ method: "subscribeWallet", tokens: [chain.world.keys.alice] });
+          await c.frame("ack", (f) => f.type === "subscribeWallet");
+          return c;
+        }));
+        // When some keys are revoked mid-stream
+        await sleep(delay);
+        const at = Date.now();
+        await Promise.all(keys.map((k, i) => (revokeFlags[i] ? worker.updateApiKey(k, { revoked: true }) : undefined)));
+        // Then the revoked keys' sockets get an error frame saying so within 5 s, and are closed 1008
+        const revoked = clients.filter((_, i) => revokeFlags[i]);
+        const kept = clients.filter((_, i) => !revokeFlags[i]);
+        await until("revoked sockets told", () => (revoked.every((c) => c.frames.some((f) => f.type === "error" && f.message === "API key revoked")) ? true : undefined), 5_000);
+        expect(Date.now() - at).toBeLessThan(5_000);
+        for (const c of revoked) expect(await c.closed).toEqual({ code: 1008, reason: "API key revoked" });
+        // and the others still get events, and no error
+        const counts = kept.map((c) => c.frames.filter((f) => f.type === "wallet").length);
+        await until("the others' events", () => (kept.every((c, i) => c.frames.filter((f) => f.type === "wallet").length > counts[i]!) ? true : undefined), 15_000);
+        for (const c of kept) expect(c.frames.some((f) => f.type === "error")).toBe(false);
+        await Promise.all(kept.map((c) => endClient(c)));
+      }),
+      { numRuns: 3, seed: 23 },
+    );
+  }, 120_000);
 
   it("after all of it, a fresh client subscribes and receives events", async () => {
     const client = await connect();

@@ -93,6 +93,25 @@ describe("credits", () => {
     expect((await callWorker({ rpcBody: { jsonrpc: "2.0", id: 1, method: "getSlot" } }, { key })).status).toBe(200);
     expect((await usageOf(key)).credits).toMatchObject({ used: 5, remaining: 1 });
   });
+
+  it("a JSON-RPC batch costs only the calls it forwards: notifications (no id) and refused items are free", async () => {
+    // Given an account with 10 credits
+    const { key } = await keyOf(newAccount(), "pro", { monthlyCredits: 10 });
+    const note = { jsonrpc: "2.0", method: "getSlot" };
+    // When a batch of 5 notifications is sent / Then nothing is answered (204) and nothing is spent
+    const quiet = await callWorker({ rpcBody: [note, note, note, note, note] }, { key });
+    expect(quiet.status).toBe(204);
+    expect((await usageOf(key)).credits.used).toBe(0);
+    // When 3 notifications, 1 unknown method and 2 calls come in one batch / Then 2 answers with data plus the error, 2 credits
+    const mixed = await callWorker(
+      { rpcBody: [note, { jsonrpc: "2.0", id: 1, method: "getSlot" }, note, { jsonrpc: "2.0", id: 2, method: "noSuchMethod" }, note, { jsonrpc: "2.0", id: 3, method: "getSlot" }] },
+      { key },
+    );
+    expect(mixed.status).toBe(200);
+    const answers = (await mixed.json()) as { id: number; result?: unknown; error?: unknown }[];
+    expect(answers.map((a) => [a.id, a.result !== undefined])).toEqual([[1, true], [2, false], [3, true]]);
+    expect((await usageOf(key)).credits.used).toBe(2);
+  });
 });
 
 describe("mints per request (the plan's cap: 403; the service's own cap of 100: 400)", () => {

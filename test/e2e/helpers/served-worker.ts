@@ -15,6 +15,9 @@ import { Miniflare, type MiniflareOptions } from "miniflare";
 import { inject } from "vitest";
 import { createApiKey, storeApiKey } from "../../../src/accounts/api-keys";
 import type { Plan } from "../../../src/accounts/api-key-record";
+import { apiKeyRecordSchema } from "../../../src/accounts/api-key-record";
+import type { CustomLimits } from "../../../src/accounts/plans";
+import { hashApiKey, kvKeyForHash } from "../../../src/accounts/api-keys";
 
 const projectRoot = path.resolve(import.meta.dirname, "../../..");
 const quietWrangler = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true", WRANGLER_SEND_ERROR_REPORTS: "false" };
@@ -23,7 +26,9 @@ export interface ServedWorker {
   /** `http://127.0.0.1:<port>` */
   origin: string;
   /** Stores a fresh API key in the worker's KV (DEV plan, account acct_e2e unless told); returns the plaintext. */
-  newApiKey(opts?: { revoked?: boolean; plan?: Plan; account?: string }): Promise<string>;
+  newApiKey(opts?: { revoked?: boolean; plan?: Plan; account?: string; limits?: CustomLimits }): Promise<string>;
+  /** Rewrites a key's KV record as a revoke (`revoked: true`) or a plan change (`plan`, `limits`) does. */
+  updateApiKey(key: string, patch: { revoked?: boolean; plan?: Plan; limits?: CustomLimits }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,8 +89,13 @@ export async function serveWorker(vars: Record<string, string>): Promise<ServedW
       async newApiKey(opts = {}) {
         // DEV: the tests open many sockets and subscriptions; plan limits have their own test (streams.plan-limits).
         const { key, record } = await createApiKey({ name: "e2e", account: opts.account ?? "acct_e2e", plan: opts.plan ?? "dev" });
-        await storeApiKey(kv as unknown as KVNamespace, { ...record, revoked: opts.revoked ?? false });
+        await storeApiKey(kv as unknown as KVNamespace, { ...record, revoked: opts.revoked ?? false, ...(opts.limits ? { limits: opts.limits } : {}) });
         return key;
+      },
+      async updateApiKey(key, patch) {
+        const kvKey = kvKeyForHash(hashApiKey(key));
+        const record = apiKeyRecordSchema.parse(JSON.parse((await kv.get(kvKey)) as string));
+        await storeApiKey(kv as unknown as KVNamespace, { ...record, ...patch });
       },
       async close() {
         await mf.dispose();

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { limits } from "../../../src/limits";
-import { readPubSubFrame, type PubSubFrame } from "../../../src/rpc/pubsub-frames";
+import { logsMentionsRequired, readPubSubFrame, type PubSubFrame } from "../../../src/rpc/pubsub-frames";
 
 const request = (id: unknown, method: string, params?: unknown[]) => JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+const VENUE = "CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK";
+const TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+const MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const answerOf = (frame: PubSubFrame) => (frame.kind === "refused" ? JSON.parse(frame.answer) : frame);
 
 describe("a client frame read by the one PubSub validation path", () => {
@@ -17,7 +20,9 @@ describe("a client frame read by the one PubSub validation path", () => {
 
   it("every stable subscribe and unsubscribe method is a call; blockSubscribe, voteSubscribe, slotsUpdatesSubscribe and HTTP methods → -32601", () => {
     const accepted = ["accountSubscribe", "programSubscribe", "logsSubscribe", "signatureSubscribe", "slotSubscribe", "rootSubscribe"];
-    for (const method of accepted) expect(readPubSubFrame(request(1, method, []))).toMatchObject({ kind: "call", subscribe: true });
+    // (programSubscribe and logsSubscribe need selective params: see the policy below)
+    const paramsOf: Record<string, unknown[]> = { programSubscribe: [VENUE, { filters: [{ dataSize: 100 }] }], logsSubscribe: [{ mentions: [VENUE] }] };
+    for (const method of accepted) expect(readPubSubFrame(request(1, method, paramsOf[method] ?? []))).toMatchObject({ kind: "call", subscribe: true });
     for (const method of accepted.map((m) => m.replace("Subscribe", "Unsubscribe"))) expect(readPubSubFrame(request(1, method, [1]))).toMatchObject({ kind: "call", subscribe: false });
     for (const method of ["blockSubscribe", "voteSubscribe", "slotsUpdatesSubscribe", "getSlot", "sendTransaction", "requestAirdrop", "blockUnsubscribe"]) {
       expect(answerOf(readPubSubFrame(request(7, method, [])))).toEqual({ jsonrpc: "2.0", error: { code: -32601, message: "Method not found" }, id: 7 });
@@ -51,5 +56,32 @@ describe("a client frame read by the one PubSub validation path", () => {
     const accented = JSON.stringify({ jsonrpc: "2.0", id: "é", method: "slotSubscribe" });
     expect(answerOf(readPubSubFrame(accented + " ".repeat(max - accented.length)))).toEqual(tooLarge);
     expect(answerOf(readPubSubFrame(new Uint8Array(max + 1).fill(0x20).buffer))).toEqual(tooLarge);
+  });
+});
+
+describe("subscriptions that would stream a large share of the chain are refused before the node (the HTTP getProgramAccounts policy)", () => {
+  const refusal = (frame: PubSubFrame) => (frame.kind === "refused" ? JSON.parse(frame.answer).error : undefined);
+
+  it("programSubscribe: no filters → -32602 on any program; the Token program needs a 32-byte memcmp at the mint or owner offset", () => {
+    expect(refusal(readPubSubFrame(request(1, "programSubscribe", [VENUE])))).toEqual({ code: -32602, message: "programSubscribe requires filters on this endpoint (dataSize, memcmp or tokenAccountState)" });
+    expect(refusal(readPubSubFrame(request(1, "programSubscribe", [TOKEN, { encoding: "base64" }])))).toMatchObject({ code: -32602 });
+    expect(refusal(readPubSubFrame(request(1, "programSubscribe", [TOKEN, { filters: [{ dataSize: 165 }] }])))).toEqual({
+      code: -32602,
+      message: `programSubscribe on ${TOKEN} requires a memcmp filter on the mint (offset 0, 32 bytes) or the owner (offset 32, 32 bytes)`,
+    });
+    expect(refusal(readPubSubFrame(request(1, "programSubscribe", [TOKEN, { filters: [{ memcmp: { offset: 0, bytes: "" } }] }])))).toMatchObject({ code: -32602 });
+    // accepted: the mint's token accounts, the owner's, or another program with a filter
+    expect(readPubSubFrame(request(1, "programSubscribe", [TOKEN, { encoding: "base64", filters: [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: MINT } }] }]))).toMatchObject({ kind: "call" });
+    expect(readPubSubFrame(request(1, "programSubscribe", [TOKEN, { filters: [{ memcmp: { offset: 32, bytes: MINT } }] }]))).toMatchObject({ kind: "call" });
+    expect(readPubSubFrame(request(1, "programSubscribe", [VENUE, { filters: [{ dataSize: 1544 }] }]))).toMatchObject({ kind: "call" });
+  });
+
+  it('logsSubscribe: "all", "allWithVotes", no filter, several or a bad address → -32602; one mentioned address is a call', () => {
+    for (const filter of ["all", "allWithVotes", undefined, { mentions: [] }, { mentions: [VENUE, MINT] }, { mentions: [1] }]) {
+      const params = filter === undefined ? [] : [filter];
+      expect(refusal(readPubSubFrame(request(1, "logsSubscribe", params)))).toEqual({ code: -32602, message: logsMentionsRequired });
+    }
+    expect(refusal(readPubSubFrame(request(1, "logsSubscribe", [{ mentions: ["nope"] }])))).toEqual({ code: -32602, message: "Invalid Request: Invalid pubkey provided" });
+    expect(readPubSubFrame(request(1, "logsSubscribe", [{ mentions: [VENUE] }, { commitment: "confirmed" }]))).toMatchObject({ kind: "call", method: "logsSubscribe" });
   });
 });
