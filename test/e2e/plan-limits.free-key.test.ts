@@ -13,7 +13,8 @@ import { limits } from "../../src/limits";
 import { logsMentionsRequired } from "../../src/rpc/pubsub-frames";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
-import { endClient, openRecording, refusedUpgrade, until, type RecordingClient } from "./helpers/ws-client";
+import { endClient, openRecording, refusedUpgrade, type RecordingClient } from "./helpers/ws-client";
+import { sleep, until } from "../helpers/wait";
 
 const FREE = plans.free;
 const SOL = "So11111111111111111111111111111111111111112";
@@ -25,7 +26,6 @@ let worker: ServedWorker;
 const newAccount = () => `acct_f${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 const rpcWs = (key: string) => `${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${key}`;
 const streamWs = (key: string) => `${worker.origin.replace(/^http/, "ws")}/ws?x-api-key=${key}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   chain = await startTinyChain({ slotMs: 100 });

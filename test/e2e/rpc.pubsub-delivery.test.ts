@@ -9,6 +9,7 @@ import WebSocket from "ws";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { startPubSubTap, type PubSubTap } from "./helpers/pubsub-tap";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import { until } from "../helpers/wait";
 
 const SLOTS = 220;
 /** Between slots: 220 notifications take > 7 s, past anything that times out at 5 s on the upstream side. */
@@ -44,13 +45,6 @@ async function listen(url: string, params: unknown[]): Promise<Listener> {
   return listener;
 }
 
-async function until(done: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 beforeAll(async () => {
   chain = await startTinyChain({ slotMs: 0 });
@@ -71,7 +65,7 @@ async function deliveredToAll(clients: number): Promise<void> {
   const oracle = await listen(chain.net.wsUrl, params);
   const viaHub: Listener[] = [];
   for (let i = 0; i < clients; i += 50) viaHub.push(...(await Promise.all(Array.from({ length: Math.min(50, clients - i) }, () => listen(`${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${key}`, params)))));
-  await until(() => oracle.answered && viaHub.every((l) => l.answered), "every subscribe answered");
+  await until("every subscribe answered", () => (oracle.answered && viaHub.every((l) => l.answered)) || undefined, 20_000);
   const acceptedBefore = tap.accepted;
   const first = chain.net.ledger.slotAt("processed") + 1;
   const expected = () => [...oracle.seen.keys()].filter((s) => s >= first);
@@ -81,7 +75,7 @@ async function deliveredToAll(clients: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, SLOT_GAP_MS));
   }
   // the last copies through the hub
-  await until(() => viaHub.every((l) => expected().every((s) => l.seen.has(s))), "every copy", 10_000).catch(() => undefined);
+  await until("every copy", () => viaHub.every((l) => expected().every((s) => l.seen.has(s))) || undefined, 10_000).catch(() => undefined);
   const problems: string[] = [];
   viaHub.forEach((l, i) => {
     for (const s of expected()) {
