@@ -1,10 +1,10 @@
 // The /rpc WebSocket's plan checks, on one core (npx tsx bench/pubsub-checks-cpu.ts; run by bench/run.sh's streams
 // section): what they add per subscribe (selectivity policy, per-socket and per-account caps, the credit check) and
 // per notification copy (the unread-bytes bound, the copy count billed to the meter). Each p50 is the median of
-// rounds, with and without the checks, over the same PubSubHubState the hub runs (src/rpc/pubsub-hub-state.ts).
+// rounds, with and without the checks, over the same PubSubHubState the hub runs (src/pubsub/pubsub-hub-state.ts).
 import { performance } from "node:perf_hooks";
-import { PubSubHubState, type ClientOwner } from "../src/rpc/pubsub-hub-state";
-import { readPubSubFrame, selectivityProblem } from "../src/rpc/pubsub-frames";
+import { PubSubHubState, type ClientOwner } from "../src/pubsub/pubsub-hub-state";
+import { readPubSubFrame, selectivityProblem } from "../src/pubsub/pubsub-frames";
 
 const SOCKETS = 1000;
 const ROUNDS = 30;

@@ -8,8 +8,8 @@
  * each other freely as long as they make no circle. Type-only imports count: a type names a module as surely as a value.
  */
 const layers = [
-  ["limits", "env", "json", "math", "stream-shard"],
-  ["http"],
+  ["limits", "env", "math", "socket-shards"],
+  ["http", "json"],
   ["solana", "metadata"],
   ["errors", "config"],
   ["isolate"],
@@ -19,7 +19,7 @@ const layers = [
   ["overview"],
   ["trend", "services"],
   ["trades", "app-context"],
-  ["middleware", "streams"],
+  ["middleware", "streams", "pubsub"],
   ["routes"],
   ["app"],
   ["index"],

@@ -2,7 +2,7 @@
 export interface Env {
   API_KEYS: KVNamespace;
   DB: D1Database;
-  /** Solana PubSub through /rpc: one hub shares identical upstream subscriptions among clients (src/rpc/pubsub-hub.ts). */
+  /** Solana PubSub through /rpc: one hub shares identical upstream subscriptions among clients (src/pubsub/pubsub-hub.ts). */
   PUBSUB_HUB: DurableObjectNamespace<Bound<"PUBSUB_HUB">>;
   /** /ws stream rooms, sharded by connection (src/streams/stream-room.ts). */
   STREAM_ROOM: DurableObjectNamespace<Bound<"STREAM_ROOM">>;

@@ -3,13 +3,13 @@ import type { Env } from "./env";
 import { consumeTradeIndexQueue, runTradeIndexCron } from "./trades/trade-index-jobs";
 import { sweepExpiredAuthRows } from "./accounts/auth-sweep";
 import type { IngestRangeMessage } from "./trades/ingest-queue";
-import type { PubSubHub } from "./rpc/pubsub-hub";
+import type { PubSubHub } from "./pubsub/pubsub-hub";
 import type { StreamRoom } from "./streams/stream-room";
 import type { ChainTail } from "./streams/chain-tail";
 import type { AccountMeter } from "./accounts/meter";
 import type { PasswordHasher } from "./accounts/password-hasher";
 
-export { PubSubHub } from "./rpc/pubsub-hub";
+export { PubSubHub } from "./pubsub/pubsub-hub";
 export { StreamRoom } from "./streams/stream-room";
 export { ChainTail } from "./streams/chain-tail";
 export { AccountMeter } from "./accounts/meter";

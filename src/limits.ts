@@ -278,7 +278,7 @@ export const limits = {
    */
   ohlcvMaxBucketRows: 5000,
 
-  // ---- pubsub hub (rpc/pubsub-hub.ts: one Durable Object, one upstream PubSub socket, shared subscriptions) ----
+  // ---- pubsub hub (pubsub/pubsub-hub.ts: one Durable Object, one upstream PubSub socket, shared subscriptions) ----
   /**
    * Waits before each attempt to open the hub's upstream socket again after it failed or closed (ms), one per
    * consecutive failure: ~3.6 s in all covers a node restart. When every attempt has failed the hub gives up and

@@ -15,14 +15,14 @@ import type { AcquireAnswer, AcquireRequest, LeaseReport, MeterBalance } from ".
 import { utcMonth } from "./meter-protocol";
 import { MeterState } from "./meter-state";
 import { rewardReferral } from "./referral-rewards";
-import { connectionOfSocketId, roomOfConnection } from "../stream-shard";
+import { connectionOfSocketId, roomOfConnection } from "../socket-shards";
 import { readBonusCredits, readMonthLedger, writeUsage } from "./usage-store";
 import { apiKeyRecordSchema } from "./api-key-record";
 import { kvKeyForHash } from "./api-keys";
 import type { MeterTerms } from "./meter-protocol";
 import { termsKeyOf } from "./plans";
 import { clusterKeyOf, configOf } from "../config";
-import { hubNameOf, hubShardOfSocketId } from "../rpc/pubsub-hub-name";
+import { hubNameOf, hubShardOfSocketId } from "../socket-shards";
 
 /** What a socket was admitted under: its key's hash (to read the record again) and the key's terms then (termsOf().key). */
 export interface ConnectionKey {

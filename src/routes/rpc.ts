@@ -10,8 +10,8 @@ import { authenticate } from "../accounts/api-key-auth";
 import { presentedApiKey } from "../middleware/auth";
 import { errorResponseText } from "../rpc/json-rpc-envelope";
 import { clusterKeyOf } from "../config";
-import { hubNameOf, hubShardOfAccount, rpcSocketIdOf } from "../rpc/pubsub-hub-name";
-import { hubHandoff } from "../rpc/pubsub-hub-handoff";
+import { hubNameOf, hubShardOfAccount, rpcSocketIdOf } from "../socket-shards";
+import { hubHandoff } from "../pubsub/pubsub-hub-handoff";
 import { answerParsedRpcBody, callsIn, parseRpcBody } from "../rpc/rpc-proxy";
 import { admitRpcConnection, firstCallSucceeded, meterRequest, releaseConnection, termsOf } from "../accounts/meter-client";
 import { outOfCreditsMessage, rateLimitedMessage } from "../accounts/meter-refusals";
@@ -20,7 +20,7 @@ import { outOfCreditsMessage, rateLimitedMessage } from "../accounts/meter-refus
  * `POST /rpc`: the JSON-RPC endpoint (the spec's `{rpc_url}`). Its own auth and body cap, because every answer
  * here — including 401, 405, 413, 415 and 500 — is a JSON-RPC error body, never the REST envelope.
  * Order: method → key → Content-Type → body size → the proxy. JSON-RPC errors themselves travel with HTTP 200.
- * `GET /rpc` with `Upgrade: websocket`: Solana PubSub, handed to the cluster's hub (rpc/pubsub-hub.ts) after the same key check.
+ * `GET /rpc` with `Upgrade: websocket`: Solana PubSub, handed to the cluster's hub (pubsub/pubsub-hub.ts) after the same key check.
  */
 
 const jsonContentType = /^application\/json\s*(;|$)/i;
@@ -94,7 +94,7 @@ export const rpcRoutes = new Hono<AppContext>()
     const urls = c.get("services").config.pubSubUrls;
     // A deployment without UPSTREAM_WS_URL serves JSON-RPC over HTTP only.
     if (urls.length === 0) return rpcError(c, 503, { ...proxyErrors.upstreamUnavailable, message: "No upstream PubSub is configured" });
-    // The account's hub shard holds its sockets and shares their subscriptions (rpc/pubsub-hub.ts); the account's
+    // The account's hub shard holds its sockets and shares their subscriptions (pubsub/pubsub-hub.ts); the account's
     // meter admits the socket under the plan's /rpc connections, counted across every shard.
     const record = c.get("apiKey");
     const shard = hubShardOfAccount(record.account, limits.pubSubHub.shards);

@@ -6,7 +6,7 @@ import { limits } from "../limits";
 import { authenticate } from "../accounts/api-key-auth";
 import { presentedApiKey } from "../middleware/auth";
 import { admitConnection, releaseConnection } from "../accounts/meter-client";
-import { apiKeyDigest, connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../stream-shard";
+import { apiKeyDigest, connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../socket-shards";
 import { errorResponse as documentedError, restErrors, type Operation } from "./openapi/operation";
 
 /**

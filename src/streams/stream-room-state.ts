@@ -15,7 +15,7 @@ import { z } from "zod/mini";
 import { limits } from "../limits";
 import { eventIdentity, streamKinds, topicOf, type StreamEvent, type StreamKind } from "./stream-events";
 import { ResumeRing, type RingEntry } from "./stream-resume-ring";
-import { apiKeyDigest, sameDigest, socketIdOf } from "../stream-shard";
+import { apiKeyDigest, sameDigest, socketIdOf } from "../socket-shards";
 import {
   closeCodes,
   errorFrame,
@@ -41,7 +41,7 @@ export const socketAttachmentSchema = z.object({
   v: z.literal(1),
   /** connection id */
   c: z.string(),
-  /** the socket's own id, under which the account's meter counts it (stream-shard.ts socketIdOf) */
+  /** the socket's own id, under which the account's meter counts it (socket-shards.ts socketIdOf) */
   k: z.string(),
   /** the key's account, null until the first-message key is accepted */
   a: z.nullable(z.string()),

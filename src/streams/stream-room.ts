@@ -17,7 +17,7 @@ import { servicesOf } from "../services";
 import { priceEvents } from "./stream-event-builders";
 import type { StreamEvent, StreamEventSink, StreamKind } from "./stream-events";
 import { pingText, pongText, subscribeMethods, type SubscribeMethod } from "./stream-protocol";
-import { roomHandoff, socketIdOf } from "../stream-shard";
+import { roomHandoff, socketIdOf } from "../socket-shards";
 import { isNewPosition, publishPositionSchema, type PublishPosition } from "./publish-position";
 import { newSubscriptionId, StreamRoomState, type RoomSocket, type SubscriptionRow, type SubscriptionStore } from "./stream-room-state";
 

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plans } from "../../src/accounts/plans";
 import { limits } from "../../src/limits";
-import { logsMentionsRequired } from "../../src/rpc/pubsub-frames";
+import { logsMentionsRequired } from "../../src/pubsub/pubsub-frames";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
 import { endClient, openRecording, refusedUpgrade, type RecordingClient } from "./helpers/ws-client";

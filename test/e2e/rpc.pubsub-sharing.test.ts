@@ -1,5 +1,5 @@
 /**
- * Sharing through the PubSub hub (src/rpc/pubsub-hub.ts), end to end: the worker bundle served by Miniflare, localnet's
+ * Sharing through the PubSub hub (src/pubsub/pubsub-hub.ts), end to end: the worker bundle served by Miniflare, localnet's
  * tiny world in manual mode (a token transfer each slot we produce), and 1,000 raw client sockets on one account.
  * The oracle: one socket straight to localnet with the same subscription; localnet's `GET /__localnet/pubsub` counts
  * what the node itself holds.

@@ -367,7 +367,7 @@ describe("resume on a new socket", () => {
     first.ws.close();
     await first.closed;
     // a connection id hashed to another shard than the first one's
-    const { roomOfConnection } = await import("../../src/stream-shard");
+    const { roomOfConnection } = await import("../../src/socket-shards");
     let elsewhere = "elsewhere-0";
     for (let i = 1; roomOfConnection(elsewhere, limits.streams.shards) === roomOfConnection(first.connectionId, limits.streams.shards); i++) elsewhere = `elsewhere-${i}`;
     const second = await connected(`&connectionId=${elsewhere}`);

@@ -10,7 +10,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
 import { limits } from "../../src/limits";
 import { chainTailName } from "../../src/streams/stream-room";
-import { roomOfConnection } from "../../src/stream-shard";
+import { roomOfConnection } from "../../src/socket-shards";
 import { newApiKey } from "../helpers/keys";
 import { advance } from "../helpers/localnet";
 import { sleep, until as untilWithin } from "../helpers/wait";

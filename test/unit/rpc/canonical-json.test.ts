@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, isPlainObject } from "../../../src/rpc/canonical-json";
 import { cacheCandidate } from "../../../src/rpc/immutable-cache";
 import { validateCall } from "../../../src/rpc/methods";
-import { topicKeyOf } from "../../../src/rpc/pubsub-topic-key";
+import { topicKeyOf } from "../../../src/pubsub/pubsub-topic-key";
 
 const PK = "11111111111111111111111111111111";
 

@@ -1,13 +1,13 @@
 /**
  * The two trust boundaries of client WebSocket frames, under arbitrary input (fast-check, thousands of runs): the /ws
  * reader (`readClientFrame`, src/streams/stream-protocol.ts) and the /rpc PubSub reader (`readPubSubFrame`,
- * src/rpc/pubsub-frames.ts). Text, bytes, any JSON value, and valid frames with one member mutated: neither ever
+ * src/pubsub/pubsub-frames.ts). Text, bytes, any JSON value, and valid frames with one member mutated: neither ever
  * throws; /ws returns a refusal with a message or a message of a known method; /rpc returns a call of a PubSub
  * method, nothing (a notification), or a refusal that is one well-formed JSON-RPC error object.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readPubSubFrame } from "../../../src/rpc/pubsub-frames";
+import { readPubSubFrame } from "../../../src/pubsub/pubsub-frames";
 import { streamKinds } from "../../../src/streams/stream-events";
 import { isRefusal, readClientFrame } from "../../../src/streams/stream-protocol";
 

@@ -10,7 +10,7 @@ import type { StreamEvent } from "../../../src/streams/stream-events";
 import { gapEvent } from "../../../src/streams/stream-event-builders";
 import type { RingEntry } from "../../../src/streams/stream-resume-ring";
 import { StreamRoomState, type RoomDeps, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
-import { apiKeyDigest } from "../../../src/stream-shard";
+import { apiKeyDigest } from "../../../src/socket-shards";
 import { memorySubscriptionStore } from "./memory-subscription-store";
 
 const SOL = "So11111111111111111111111111111111111111112";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { limits } from "../../../src/limits";
-import { logsMentionsRequired, readPubSubFrame, type PubSubFrame } from "../../../src/rpc/pubsub-frames";
+import { logsMentionsRequired, readPubSubFrame, type PubSubFrame } from "../../../src/pubsub/pubsub-frames";
 
 const request = (id: unknown, method: string, params?: unknown[]) => JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
 const VENUE = "CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK";

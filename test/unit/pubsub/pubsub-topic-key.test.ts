@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { topicKeyOf } from "../../../src/rpc/pubsub-topic-key";
+import { topicKeyOf } from "../../../src/pubsub/pubsub-topic-key";
 
 const keyOf = (method: string, paramsText?: string) => topicKeyOf(method, paramsText === undefined ? undefined : JSON.parse(paramsText), paramsText);
 const PK = "11111111111111111111111111111111";

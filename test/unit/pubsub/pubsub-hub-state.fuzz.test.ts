@@ -1,5 +1,5 @@
 /**
- * The PubSub hub's protocol state (src/rpc/pubsub-hub-state.ts) under random interleavings, against a node that
+ * The PubSub hub's protocol state (src/pubsub/pubsub-hub-state.ts) under random interleavings, against a node that
  * behaves as Agave does (it answers in order, when the run lets it; refuses bad params; forgets everything when its
  * socket drops; ends a signature subscription with its notification). fast-check drives clients connecting,
  * subscribing (shared and distinct topics, some refused), unsubscribing (their ids, others' ids, made-up ids), closing
@@ -10,7 +10,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PubSubHubState } from "../../../src/rpc/pubsub-hub-state";
+import { PubSubHubState } from "../../../src/pubsub/pubsub-hub-state";
 
 const keys = ["11111111111111111111111111111111", "So11111111111111111111111111111111111111112", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"];
 const topics: [string, unknown[] | undefined][] = [

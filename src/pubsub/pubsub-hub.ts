@@ -3,11 +3,11 @@ import { configOf } from "../config";
 import type { Env } from "../env";
 import { limits } from "../limits";
 import { PubSubHubState, type ClientOwner, type PubSubAttachment } from "./pubsub-hub-state";
-import { openUpstreamSocket } from "./upstream-socket";
+import { openUpstreamSocket } from "../rpc/upstream-socket";
 import { apiKeyRecordSchema, type ApiKeyRecord } from "../accounts/api-key-record";
 import { chargeStream, releaseConnection, termsOf } from "../accounts/meter-client";
 import { creditsExhausted, proxyErrors } from "../errors/rpc-errors";
-import { errorResponseText } from "./json-rpc-envelope";
+import { errorResponseText } from "../rpc/json-rpc-envelope";
 import { hubHandoff } from "./pubsub-hub-handoff";
 
 /** Close code for a client that does not read, a revoked key, a changed plan, or an account out of credits (policy). */
@@ -15,7 +15,7 @@ const policyCloseCode = 1008;
 
 /**
  * Solana PubSub through `GET /rpc` (Upgrade: websocket), shared: one `PubSubHub` Durable Object per upstream cluster
- * (named by `hubNameOf`, pubsub-hub-name.ts) accepts every client socket and keeps ONE upstream PubSub socket, on which each distinct
+ * (named by `hubNameOf`, socket-shards.ts) accepts every client socket and keeps ONE upstream PubSub socket, on which each distinct
  * subscription is made once (protocol: pubsub-hub-state.ts; frames: pubsub-frames.ts).
  *
  * Lifecycle:

@@ -1,18 +1,35 @@
 import { sha256 } from "@noble/hashes/sha256";
 import { bytesToHex } from "@noble/hashes/utils";
 
-/** Which room shard a connection goes to (FNV-1a, 32 bit, of its connection id, modulo the shard count), and how the route hands it over. */
+/**
+ * Which Durable Object holds a socket, and under which id the account's meter counts it: a `/ws` socket goes to a
+ * stream room by its connection id, an `/rpc` PubSub socket to a hub shard by its account (FNV-1a, 32 bit, modulo the
+ * shard count). On the ground floor so the routes, the meter (which tells a socket's holder to close it) and pure
+ * tests can name a holder without loading the objects.
+ */
 
 /** Connection ids: ours are UUIDs; a client may bring back one it was given (or any of its own) in this shape. */
 export const connectionIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
 
-export function shardOfConnection(connectionId: string, shards: number): number {
+function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < connectionId.length; i++) {
-    hash ^= connectionId.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0) % shards;
+  return hash >>> 0;
+}
+
+/** 12 hex characters from the platform's CSPRNG: the part of a socket id that makes every socket count once. */
+function randomTail(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  let tail = "";
+  for (const b of bytes) tail += b.toString(16).padStart(2, "0");
+  return tail;
+}
+
+export function shardOfConnection(connectionId: string, shards: number): number {
+  return fnv1a(connectionId) % shards;
 }
 
 /** The room's name, as `STREAM_ROOM.idFromName` and the chain tail's `setTopics` know it. */
@@ -39,10 +56,7 @@ export const roomHandoff = {
  * in a connection id (`connectionIdPattern`), so the room is found again from the id.
  */
 export function socketIdOf(connectionId: string): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(6));
-  let tail = "";
-  for (const b of bytes) tail += b.toString(16).padStart(2, "0");
-  return `${connectionId}~${tail}`;
+  return `${connectionId}~${randomTail()}`;
 }
 
 /** The connection id of a socket id (socketIdOf). */
@@ -66,4 +80,25 @@ export function sameDigest(a: string, b: string): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
+}
+
+/** The name of an /rpc PubSub hub shard: one Durable Object per upstream PubSub URL list (its cluster key) and shard. */
+export function hubNameOf(clusterKey: string, shard: number): string {
+  return `pubsub:${clusterKey}:${shard}`;
+}
+
+/** A socket goes to its account's hub shard, so one account's subscriptions are all counted (and shared) in one object. */
+export function hubShardOfAccount(account: string, shards: number): number {
+  return fnv1a(account) % shards;
+}
+
+/** `rpc~<shard>~<random>`: an /rpc socket as the account's meter counts it (a /ws socket id never starts so: its connection id has 8+ characters before `~`). */
+export function rpcSocketIdOf(shard: number): string {
+  return `rpc~${shard}~${randomTail()}`;
+}
+
+/** The hub shard of an /rpc socket id, or undefined for a /ws socket id. */
+export function hubShardOfSocketId(socketId: string): number | undefined {
+  const match = /^rpc~(\d+)~/.exec(socketId);
+  return match === null ? undefined : Number(match[1]);
 }

@@ -1,12 +1,12 @@
 import { jsonRpcCodes, proxyErrors, tooManyAccountSubscriptions, tooManyPendingRequests, tooManySubscriptions, type RpcErrorObject } from "../errors/rpc-errors";
 import { objectMemberSpans, skipWhitespace, sliceSpan, type Span } from "../json/json-spans";
 import { limits } from "../limits";
-import { rawErrorResponseText, resultResponseText, upstreamRequestText } from "./json-rpc-envelope";
+import { rawErrorResponseText, resultResponseText, upstreamRequestText } from "../rpc/json-rpc-envelope";
 import { readPubSubFrame, unsubscribeMethodOf } from "./pubsub-frames";
 import { topicKeyOf } from "./pubsub-topic-key";
 
 /**
- * The protocol state of the PubSub hub (rpc/pubsub-hub.ts), without sockets: many client sockets (`C`, opaque here)
+ * The protocol state of the PubSub hub (pubsub/pubsub-hub.ts), without sockets: many client sockets (`C`, opaque here)
  * over ONE upstream socket. Each distinct subscription (method + canonical params, pubsub-topic-key.ts) is a topic
  * with one upstream subscription and a set of client subscriptions; each client subscription has its own id, unique in
  * the hub, never reused (ids are reserved durably in blocks) and stable across upstream reconnects and evictions, and

@@ -1,12 +1,12 @@
 import { frameTooLarge, invalidParams, jsonRpcCodes, standardErrors, type RpcErrorObject } from "../errors/rpc-errors";
-import { validateCall } from "./methods";
-import { pubkeyProblem } from "./param-schemas";
+import { validateCall } from "../rpc/methods";
+import { pubkeyProblem } from "../rpc/param-schemas";
 import { limits } from "../limits";
 import { utf8ByteLength } from "../json/utf8-length";
-import { errorResponseText, idText, parseRequestBody } from "./json-rpc-envelope";
+import { errorResponseText, idText, parseRequestBody } from "../rpc/json-rpc-envelope";
 
 /**
- * The one reading of a client's PubSub frame on `/rpc` (used by the hub, rpc/pubsub-hub.ts): byte cap, UTF-8, the
+ * The one reading of a client's PubSub frame on `/rpc` (used by the hub, pubsub/pubsub-hub.ts): byte cap, UTF-8, the
  * JSON-RPC envelope of HTTP, one request object a frame, the stable PubSub methods only, params an array. What it
  * refuses is answered with the error frame it returns and never reaches the upstream.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { limits } from "../../../src/limits";
-import { PubSubHubState, type PubSubAttachment } from "../../../src/rpc/pubsub-hub-state";
+import { PubSubHubState, type PubSubAttachment } from "../../../src/pubsub/pubsub-hub-state";
 
 const PK = "11111111111111111111111111111111";
 

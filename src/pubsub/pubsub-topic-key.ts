@@ -5,7 +5,7 @@
  * `-0`, digits past 2^53), the key is the text as written: that request is shared only with identical ones.
  */
 
-import { canonicalJson, isPlainObject } from "./canonical-json";
+import { canonicalJson, isPlainObject } from "../rpc/canonical-json";
 
 /** Methods whose second positional param is an optional config object (Agave: `Option<Rpc*Config>`). */
 const withConfig: ReadonlySet<string> = new Set(["accountSubscribe", "programSubscribe", "logsSubscribe", "signatureSubscribe"]);
