@@ -25,4 +25,6 @@ export interface Env {
   METADATA_DEV_HOSTS?: string;
   /** "true": exact top holders by scanning every token account of a mint (local chains; far too heavy for mainnet). */
   HOLDERS_FULL_SCAN?: string;
+  /** Set by `npm start` only: a per-run nonce /health echoes, so the script knows the worker on its port is its own. */
+  INSTANCE_NONCE?: string;
 }

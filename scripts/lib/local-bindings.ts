@@ -32,3 +32,11 @@ export async function openLocalBindings(projectRoot: string, stateDir: string): 
     dispose: () => mf.dispose(),
   };
 }
+
+/** The local KV alone (npm start writes its demo key while `wrangler d1 migrations apply` holds the D1 files). */
+export async function openLocalKv(projectRoot: string, stateDir: string): Promise<{ API_KEYS: KVNamespace; dispose(): Promise<void> }> {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(projectRoot, "wrangler.toml"));
+  const mf = new Miniflare({ modules: true, script: "export default {};", kvNamespaces: workerOptions.kvNamespaces, kvPersist: path.join(stateDir, "v3", "kv") });
+  await mf.ready;
+  return { API_KEYS: (await mf.getKVNamespace("API_KEYS")) as unknown as KVNamespace, dispose: () => mf.dispose() };
+}
