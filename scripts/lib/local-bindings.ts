@@ -2,6 +2,21 @@ import path from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
+/**
+ * wrangler.toml as wrangler reads it for `wrangler dev`. Its logger would announce the `.dev.vars` it found ("Using
+ * secrets defined in …"), which these scripts do not use: warnings and errors only.
+ */
+function localWorkerOptions(projectRoot: string) {
+  const before = process.env.WRANGLER_LOG;
+  process.env.WRANGLER_LOG = "warn";
+  try {
+    return unstable_getMiniflareWorkerOptions(path.join(projectRoot, "wrangler.toml")).workerOptions;
+  } finally {
+    if (before === undefined) delete process.env.WRANGLER_LOG;
+    else process.env.WRANGLER_LOG = before;
+  }
+}
+
 export interface LocalBindings {
   DB: D1Database;
   API_KEYS: KVNamespace;
@@ -16,7 +31,7 @@ export interface LocalBindings {
  * `wrangler dev` opens.
  */
 export async function openLocalBindings(projectRoot: string, stateDir: string): Promise<LocalBindings> {
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(projectRoot, "wrangler.toml"));
+  const workerOptions = localWorkerOptions(projectRoot);
   const mf = new Miniflare({
     modules: true,
     script: "export default {};",
@@ -35,7 +50,7 @@ export async function openLocalBindings(projectRoot: string, stateDir: string): 
 
 /** The local KV alone (npm start writes its demo key while `wrangler d1 migrations apply` holds the D1 files). */
 export async function openLocalKv(projectRoot: string, stateDir: string): Promise<{ API_KEYS: KVNamespace; dispose(): Promise<void> }> {
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(projectRoot, "wrangler.toml"));
+  const workerOptions = localWorkerOptions(projectRoot);
   const mf = new Miniflare({ modules: true, script: "export default {};", kvNamespaces: workerOptions.kvNamespaces, kvPersist: path.join(stateDir, "v3", "kv") });
   await mf.ready;
   return { API_KEYS: (await mf.getKVNamespace("API_KEYS")) as unknown as KVNamespace, dispose: () => mf.dispose() };
