@@ -8,16 +8,17 @@ export async function waitForOwnHealth(opts: { url: string; nonce: string; timeo
   while (Date.now() < deadline) {
     const gone = opts.exited?.();
     if (gone) throw new Error(gone);
-    let body: unknown;
+    let body: { status?: unknown; instance?: unknown } | undefined;
     try {
-      const res = await fetch(opts.url, { signal: AbortSignal.timeout(1000) });
-      // Any answer at all comes from a server; only ours knows the nonce.
-      body = await res.json().catch(() => null);
+      const res = await fetch(opts.url, { signal: AbortSignal.timeout(5000) });
+      const text = await res.text();
+      body = res.ok ? (JSON.parse(text) as typeof body) : undefined;
     } catch {
-      body = undefined; // not listening yet
+      body = undefined; // not listening yet, or wrangler's own page while the worker loads
     }
-    if (body !== undefined) {
-      if ((body as { instance?: unknown } | null)?.instance === opts.nonce) return;
+    if (body?.status === "ok") {
+      // Our worker always echoes the nonce: an "ok" without it is another server on the port.
+      if (body.instance === opts.nonce) return;
       throw new Error(`${opts.url} is answered by another server, not the worker this run started: refusing to go on (stop it, or choose another PORT)`);
     }
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 250));
