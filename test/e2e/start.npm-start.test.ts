@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, get, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Connection } from "@solana/web3.js";
@@ -47,6 +47,16 @@ function run(script: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: 
       clearTimeout(timer);
       resolve({ code, out, ms: Date.now() - started });
     });
+  });
+}
+
+/** One request on a connection of its own (wrangler dev may close a kept-alive one between requests). */
+function statusOf(url: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false, headers: { "x-api-key": key } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    }).on("error", reject);
   });
 }
 
@@ -147,7 +157,7 @@ describe("a running npm start", () => {
 
   it("is quiet: after requests and cron runs, no request lines and no routine reports; the banner and key stay", async () => {
     // Given requests of all kinds, and time for the cron driver (every 10 s) to run the scheduled handler
-    for (const p of ["/health", "/api/v1/price?ca=So11111111111111111111111111111111111111112", "/nope"]) await (await fetch(`${base}${p}`, { headers: { "x-api-key": key } })).text();
+    for (const p of ["/health", "/api/v1/price?ca=So11111111111111111111111111111111111111112", "/nope"]) expect(await statusOf(`${base}${p}`, key)).toBeGreaterThanOrEqual(200);
     const deadline = Date.now() + 40_000;
     while (!output.includes("cron: scheduled handler ran") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     await new Promise((r) => setTimeout(r, 12_000)); // one more cron run after the first
