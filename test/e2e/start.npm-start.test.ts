@@ -15,22 +15,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Connection } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./helpers/free-port";
+import { freePort, freePortPair } from "./helpers/free-port";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules", ".bin", "tsx");
-
-/** Two free ports in a row (PORT and PORT+1), as the OS hands them out. */
-async function freePortPair(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (port < 65535 && (await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once("error", () => resolve(false));
-      probe.listen(port + 1, "127.0.0.1", () => probe.close(() => resolve(true)));
-    }))) return port;
-  }
-}
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; out: string; ms: number }> {
   const started = Date.now();

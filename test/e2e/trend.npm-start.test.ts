@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./helpers/free-port";
+import { freePort, freePortPair } from "./helpers/free-port";
 
 let child: ChildProcess | undefined;
 let stateDir = "";
@@ -21,7 +21,8 @@ const key = `tmd_${randomBytes(24).toString("base64url")}`;
 
 
 beforeAll(async () => {
-  const [port, lnPort, wsPort] = [await freePort(), await freePort(), await freePort()];
+  // npm start takes PORT and PORT+1 (the WebSocket forwarder) and refuses a busy one.
+  const [port, lnPort, wsPort] = [await freePortPair(), await freePort(), await freePort()];
   stateDir = mkdtempSync(path.join(tmpdir(), "npm-start-"));
   base = `http://127.0.0.1:${port}`;
   rpcUrl = `http://127.0.0.1:${lnPort}`;
