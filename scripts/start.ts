@@ -13,7 +13,6 @@ import type { ApiKeyRecord } from "../src/accounts/api-key-record";
 import { parseCronInterval, SCHEDULED_FLAG, startCronDriver, type CronDriver } from "./lib/cron-driver";
 import { writeDevVars, type DevVarsFile } from "./lib/dev-vars";
 import { waitForOwnHealth } from "./lib/health-wait";
-import { openLocalKv } from "./lib/local-bindings";
 import { recordStartRun, startStateDir } from "./lib/local-state";
 import { pipeLines, verboseRequested } from "./lib/log-filter";
 import { portProblems, type NeededPort } from "./lib/ports";
@@ -75,6 +74,8 @@ async function demoKey(): Promise<{ key: string; record: ApiKeyRecord }> {
 
 /** The demo key's record into the local KV the worker will read (the same state key:create writes). */
 async function storeDemoKey(stateDir: string, kvKey: string, value: string): Promise<void> {
+  // Loaded here, not at the top: miniflare and wrangler take seconds to import, and a busy port is refused before that.
+  const { openLocalKv } = await import("./lib/local-bindings");
   const local = await openLocalKv(projectRoot, stateDir);
   try {
     await local.API_KEYS.put(kvKey, value);
