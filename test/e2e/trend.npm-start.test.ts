@@ -46,7 +46,9 @@ afterAll(async () => {
     } catch {
       // gone
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    // Until it has exited (its exit handler removes .dev.vars): the next npm start of the suite must not meet it.
+    const running = child;
+    if (running.exitCode === null) await new Promise((r) => { running.once("exit", r); setTimeout(r, 20_000); });
   }
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
