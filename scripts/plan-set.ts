@@ -1,12 +1,13 @@
 // npm run plan:set -- --email a@b.c --plan pro
-// Sets an account's plan in the local D1 and rewrites the KV records of its keys (the state `npm start` / `wrangler dev`
-// use: .wrangler/state, or WRANGLER_STATE_DIR), with the same function the worker's tests run (src/accounts/plan-change.ts).
-import path from "node:path";
+// Sets an account's plan in the local D1 and rewrites the KV records of its keys, in the state the running `npm start`
+// reads (scripts/lib/local-state.ts says which), with the same function the worker's tests run
+// (src/accounts/plan-change.ts).
 import { parseArgs } from "node:util";
-import { getPlatformProxy } from "wrangler";
 import { setAccountPlan } from "../src/accounts/plan-change";
 import { planIdSchema } from "../src/accounts/plans";
-import { projectRoot, quietWranglerEnv } from "./lib/wrangler";
+import { openLocalBindings } from "./lib/local-bindings";
+import { resolveLocalState } from "./lib/local-state";
+import { projectRoot } from "./lib/wrangler";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, plan: { type: "string" } } });
 const plan = planIdSchema.safeParse(values.plan);
@@ -14,21 +15,28 @@ if (!values.email || !plan.success) {
   console.error("usage: npm run plan:set -- --email a@b.c --plan free|pro|advanced|dev");
   process.exit(2);
 }
-Object.assign(process.env, quietWranglerEnv);
-const stateDir = process.env.WRANGLER_STATE_DIR;
-// The bindings of wrangler.toml over the local state wrangler dev persists (`--persist-to DIR` keeps it in DIR/v3).
-const proxy = await getPlatformProxy<{ DB: D1Database; API_KEYS: KVNamespace }>({
-  configPath: path.join(projectRoot, "wrangler.toml"),
-  persist: { path: stateDir ? path.join(stateDir, "v3") : path.join(projectRoot, ".wrangler", "state", "v3") },
-});
+let state;
 try {
-  const change = await setAccountPlan(proxy.env.DB, proxy.env.API_KEYS, values.email, plan.data);
+  state = resolveLocalState(projectRoot);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(2);
+}
+console.log(`Local state: ${state.dir} (${state.source})`);
+const local = await openLocalBindings(projectRoot, state.dir);
+try {
+  const change = await setAccountPlan(local.DB, local.API_KEYS, values.email, plan.data);
   if (!change.ok) {
-    console.error(`no account with email ${JSON.stringify(values.email)}`);
+    console.error(`no account with email ${JSON.stringify(values.email)} in this state`);
     process.exitCode = 1;
   } else {
     console.log(`${change.account}: plan ${change.previous} → ${plan.data}; ${change.keysRewritten} key record(s) rewritten (running isolates see it within the auth cache, 5 s)`);
   }
+} catch (err) {
+  // A state no `npm start` has run on has no tables yet (npm start applies the migrations).
+  if (!/no such table/.test(String((err as Error).message))) throw err;
+  console.error(`the local D1 in ${state.dir} has no accounts table: run npm start once with this state (it applies the migrations)`);
+  process.exitCode = 1;
 } finally {
-  await proxy.dispose();
+  await local.dispose();
 }

@@ -27,6 +27,8 @@ export interface Env {
   HOLDERS_FULL_SCAN?: string;
   /** Secret (wrangler secret) signing login device cookies (src/accounts/device-trust.ts); without it none are issued. */
   DEVICE_COOKIE_SECRET?: string;
+  /** Set by `npm start` only: a per-run nonce /health echoes, so the script knows the worker on its port is its own. */
+  INSTANCE_NONCE?: string;
 }
 
 /**

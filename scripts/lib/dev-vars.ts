@@ -33,18 +33,20 @@ export function writeDevVars(projectRoot: string, vars: Record<string, string>):
     : [".env", ".env.local"].map((name) => path.join(projectRoot, name)).filter((file) => existsSync(file));
 
   if (userFiles.length === 0) {
-    writePrivate(devVars, render(vars, false));
-    return { path: devVars, wranglerArgs: [], cleanup: () => removeIfGenerated(devVars) };
+    const text = render(vars, false);
+    writePrivate(devVars, text);
+    return { path: devVars, wranglerArgs: [], cleanup: () => removeIfOurs(devVars, text) };
   }
   const dir = path.join(projectRoot, ".wrangler");
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `start-${process.pid}.env`);
   rmSync(file, { force: true });
-  writePrivate(file, render(vars, true));
+  const text = render(vars, true);
+  writePrivate(file, text);
   return {
     path: file,
     wranglerArgs: [...userFiles, file].flatMap((f) => ["--env-file", f]),
-    cleanup: () => removeIfGenerated(file),
+    cleanup: () => removeIfOurs(file, text),
   };
 }
 
@@ -80,6 +82,15 @@ function isGenerated(file: string): boolean {
   }
 }
 
-function removeIfGenerated(file: string): void {
-  if (isGenerated(file)) rmSync(file, { force: true });
+/**
+ * Removes the file only if it still holds what this run wrote: a run that stops late (its exit after the next run
+ * started) must not delete the next run's `.dev.vars`, which wrangler dev would answer by reloading the worker without
+ * its vars. The vars include the run's nonce, so two runs never write the same text.
+ */
+function removeIfOurs(file: string, text: string): void {
+  try {
+    if (readFileSync(file, "utf8") === text) rmSync(file, { force: true });
+  } catch {
+    // already gone
+  }
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import path from "node:path";
+import { startStateDir } from "./local-state";
 
 /** No telemetry, no Cloudflare lookups: this project runs offline (TOOLCHAIN.md). */
 export const quietWranglerEnv: Record<string, string> = {
@@ -33,15 +34,9 @@ export function runWrangler(args: string[]): Promise<string> {
 }
 
 /**
- * `WRANGLER_STATE_DIR`: where local D1/KV/queue state lives (`--persist-to`) instead of `.wrangler/state`, so a test or a
- * second checkout can run `npm start` without touching yours. Empty list when unset.
+ * `--persist-to` the local state npm start uses (scripts/lib/local-state.ts): `WRANGLER_STATE_DIR`, made absolute, or
+ * `.wrangler/state`, wrangler's default, named explicitly so every command of a run agrees on it.
  */
 export function persistArgs(): string[] {
-  const dir = process.env.WRANGLER_STATE_DIR;
-  return dir ? ["--persist-to", dir] : [];
-}
-
-/** Writes an API key record into the local KV namespace that `wrangler dev` reads (.wrangler/state). */
-export async function putLocalApiKey(kvKey: string, value: string): Promise<void> {
-  await runWrangler(["kv", "key", "put", kvKey, value, "--binding", "API_KEYS", "--local", ...persistArgs()]);
+  return ["--persist-to", startStateDir(projectRoot)];
 }

@@ -52,7 +52,7 @@ const overviewOperation: Operation = {
   path: "/api/v1/overview",
   operationId: "overview",
   summary: "Token profile: metadata, authorities, top holders, price",
-  description: "The spec's token overview plus `holders`, `holdersExact`, `circulatingSupply` and `transferFee` (docs/overview.md).",
+  description: "The token overview plus `holders`, `holdersExact`, `circulatingSupply` and `transferFee` ([guide](/guide/overview.md)).",
   tags: ["overview"],
   authenticated: true,
   query: overviewQuery,

@@ -64,7 +64,7 @@ const wsOperation: Operation = {
   operationId: "streams",
   summary: "Live prices, trades, wallet activity and new pairs over WebSocket (`Upgrade: websocket`)",
   description:
-    "CoinVera-compatible stream protocol with per-subscription `seq` and `resume` (docs/streams.md). The key (header `x-api-key`, " +
+    "CoinVera-compatible stream protocol with per-subscription `seq` and `resume` ([streams guide](/guide/streams.md)). The key (header `x-api-key`, " +
     "`Authorization: Bearer`, or query `x-api-key`) is checked before the upgrade when it is given there; without one, " +
     'the first message must be `{"apiKey":"..."}` within ' +
     `${limits.streams.authTimeoutMs / 1000} s (else close 1008). Frames at most ${limits.streams.maxFrameBytes} bytes.`,
@@ -78,7 +78,7 @@ const wsOperation: Operation = {
     }),
   }),
   responses: {
-    101: { description: "Switched to WebSocket: stream frames follow (docs/streams.md)", examples: {} },
+    101: { description: "Switched to WebSocket: stream frames follow ([streams guide](/guide/streams.md))", examples: {} },
     400: documentedError("BAD_REQUEST", "A malformed connectionId", { badConnectionId: badConnectionIdMessage }),
     401: restErrors[401],
     414: restErrors[414],

@@ -52,7 +52,7 @@ const tradesOperation: Operation = {
   summary: "Recent trades of a mint or a wallet, newest first, paged",
   description:
     "From the trade index (swaps the cron reads from blocks), ordered by (slot, txIndex, ordinal) descending. Amounts are raw integers as strings, " +
-    "with exact human forms (`*Ui`); prices and `valueUsd` are numbers, null when not known. See docs/api.md#trades.",
+    "with exact human forms (`*Ui`); prices and `valueUsd` are numbers, null when not known. See the [guide](/guide/api.md) (Trades).",
   tags: ["trades"],
   authenticated: true,
   query: tradesQuery,

@@ -32,7 +32,7 @@ const trendOperation: Operation = {
   summary: "Trending tokens: the most bought tokens of the last `hour` hours",
   description:
     "Ranked by `buy_volume_usd`, descending. Windows are rolling, ending at the last ingested minute; wSOL and the dollar stablecoins (USDC, USDT, USD1, PYUSD) are left out. " +
-    "Before the first ingest the answer has no ranks and `slot` / `updatedAt` are null. See docs/api.md#trend.",
+    "Before the first ingest the answer has no ranks and `slot` / `updatedAt` are null. See the [guide](/guide/api.md) (Trend).",
   tags: ["trend"],
   authenticated: true,
   query: trendQuery,

@@ -81,7 +81,7 @@ export const usageOperations: Operation[] = [
     path: "/api/v1/usage",
     operationId: "usage",
     summary: "The calling key's account: plan, limits, credits this month and usage per key per day",
-    description: "Months are UTC calendar months. Costs no credits; counts against the rate limits. See docs/accounts.md#usage-api.",
+    description: "Months are UTC calendar months. Costs no credits; counts against the rate limits. See the [guide](/guide/accounts.md#usage-api).",
     tags: ["account"],
     authenticated: true,
     responses: {

@@ -22,7 +22,9 @@ beforeAll(async () => {
   const port = await freePort();
   stateDir = mkdtempSync(path.join(tmpdir(), "cron-dev-"));
   base = `http://127.0.0.1:${port}`;
-  wrangler = spawnWrangler(["dev", SCHEDULED_FLAG, "--port", String(port), "--ip", "127.0.0.1", "--persist-to", stateDir], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  // The upstream is a secret of deployments, not a var of wrangler.toml: name one, as npm start does (nothing listens there).
+  const vars = ["--var", "UPSTREAM_RPC_URL:http://127.0.0.1:9"];
+  wrangler = spawnWrangler(["dev", SCHEDULED_FLAG, "--port", String(port), "--ip", "127.0.0.1", "--persist-to", stateDir, ...vars], { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   wrangler.stdout?.on("data", (d) => (output += d));
   wrangler.stderr?.on("data", (d) => (output += d));

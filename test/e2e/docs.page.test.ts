@@ -20,7 +20,8 @@ let browser: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  worker = await serveWorker({});
+  // No chain is asked; the upstream is a secret of deployments, so one is named here (nothing listens on it).
+  worker = await serveWorker({ UPSTREAM_RPC_URL: "http://127.0.0.1:9" });
   profile = await mkdtemp(path.join(os.tmpdir(), "tmd-chromium-"));
   // A fresh profile (--user-data-dir, which playwright takes as launchPersistentContext's first argument)
   browser = await chromium.launchPersistentContext(profile, {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./helpers/free-port";
+import { freePort, freePortPair } from "./helpers/free-port";
 
 let child: ChildProcess | undefined;
 let stateDir = "";
@@ -21,7 +21,8 @@ const key = `tmd_${randomBytes(24).toString("base64url")}`;
 
 
 beforeAll(async () => {
-  const [port, lnPort, wsPort] = [await freePort(), await freePort(), await freePort()];
+  // npm start takes PORT and PORT+1 (the WebSocket forwarder) and refuses a busy one.
+  const [port, lnPort, wsPort] = [await freePortPair(), await freePort(), await freePort()];
   stateDir = mkdtempSync(path.join(tmpdir(), "npm-start-"));
   base = `http://127.0.0.1:${port}`;
   rpcUrl = `http://127.0.0.1:${lnPort}`;
@@ -45,7 +46,9 @@ afterAll(async () => {
     } catch {
       // gone
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    // Until it has exited (its exit handler removes .dev.vars): the next npm start of the suite must not meet it.
+    const running = child;
+    if (running.exitCode === null) await new Promise((r) => { running.once("exit", r); setTimeout(r, 20_000); });
   }
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });

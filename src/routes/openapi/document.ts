@@ -22,7 +22,7 @@ const securitySchemes = {
     type: "apiKey",
     in: "query",
     name: "x-api-key",
-    description: "Checked last; the spec's `{rpc_url}` form. Prefer a header: query strings land in request logs.",
+    description: "Checked last; for clients that can only be given a URL. Prefer a header: query strings land in request logs.",
   },
 };
 const anyKey = [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }];

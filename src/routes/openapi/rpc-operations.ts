@@ -16,7 +16,7 @@ const jsonRpcRequestSchema = named(
     jsonrpc: z.literal("2.0"),
     /** Absent: a notification, neither forwarded nor answered. */
     id: z.optional(id),
-    method: z.string().register(z.globalRegistry, { description: "An allow-listed Solana node method (docs/rpc.md#allowlist); anything else is -32601." }),
+    method: z.string().register(z.globalRegistry, { description: "An allow-listed Solana node method ([list](/guide/rpc.md#allowlist)); anything else is -32601." }),
     params: z.optional(z.array(z.unknown())),
   }),
 );
@@ -58,7 +58,7 @@ const post: Operation = {
   summary: "Solana JSON-RPC 2.0 (allow-listed node methods), single or batch",
   description:
     "Answers like a healthy Agave node: the node's results and errors pass through byte for byte. JSON-RPC errors travel with HTTP 200; " +
-    "only the HTTP-level refusals below use other statuses, always with a JSON-RPC error body (never the REST envelope). See docs/rpc.md.",
+    "only the HTTP-level refusals below use other statuses, always with a JSON-RPC error body (never the REST envelope). See the [JSON-RPC guide](/guide/rpc.md).",
   tags: ["rpc"],
   authenticated: true,
   requestBody: {
@@ -104,7 +104,7 @@ const post: Operation = {
     415: rpcErrorResponse("Content-Type is not application/json", {
       mediaType: { summary: proxyErrors.unsupportedMediaType.message, value: errorBody(proxyErrors.unsupportedMediaType) },
     }),
-    402: rpcErrorResponse("The account's credits for the month are used up: a body costs one credit per call (a batch its length) — docs/accounts.md", {
+    402: rpcErrorResponse("The account's credits for the month are used up: a body costs one credit per call (a batch its length); see [credits](/guide/accounts.md#credits)", {
       outOfCredits: {
         summary: "Out of credits",
         value: errorBody(creditsExhausted("Out of credits: this request costs 5, 2 left this month on the FREE plan", 2)),
@@ -133,7 +133,7 @@ const get: Operation = {
   summary: "Solana PubSub over WebSocket (`Upgrade: websocket`), identical subscriptions shared upstream",
   description:
     "The stable subscriptions (accountSubscribe, signatureSubscribe, slotSubscribe, …) through one hub per upstream (`UPSTREAM_WS_URL`) that makes each distinct subscription once upstream and gives every client its own ids, so web3.js and kit " +
-    "send-and-confirm work through `/rpc`. Frames are JSON-RPC; see docs/rpc.md#websocket-pubsub-on-rpc for caps and close codes.",
+    "send-and-confirm work through `/rpc`. Frames are JSON-RPC; see the [guide](/guide/rpc.md#websocket-pubsub-on-rpc) for caps and close codes.",
   tags: ["rpc"],
   authenticated: true,
   responses: {

@@ -11,3 +11,17 @@ export async function freePort(): Promise<number> {
     server.on("error", reject);
   });
 }
+
+/** A free port whose next one is free too: `npm start` takes PORT and PORT+1 (its WebSocket forwarder for web3.js). */
+export async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port >= 65535) continue;
+    const nextFree = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port + 1, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (nextFree) return port;
+  }
+}

@@ -26,7 +26,8 @@ describe("deployed configuration (wrangler.toml [vars])", () => {
   });
 
   it("so the deployed policy refuses the local chain's metadata over plain http", () => {
-    const policy = configOf(deployedVars() as { UPSTREAM_RPC_URL: string }).metadataPolicy;
+    // The provider URL is a secret of the deployment (npm run deploy), not a var: a provider's stands in for it.
+    const policy = configOf({ UPSTREAM_RPC_URL: "https://rpc.provider.example", ...deployedVars() }).metadataPolicy;
     expect(policy.allowedDevHosts).toEqual([]);
     expect(checkMetadataUri("http://127.0.0.1:8899/meta/x.json", policy)).toEqual({ ok: false, reason: "plain_http" });
   });

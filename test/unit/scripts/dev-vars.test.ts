@@ -72,6 +72,19 @@ describe("writeDevVars", () => {
     expect(readFileSync(file.path, "utf8")).toBe("MINE=1\n");
   });
 
+  it("a run that stops late does not delete the next run's .dev.vars (wrangler dev would reload without its vars)", () => {
+    // Given a run whose file was replaced, as a leftover, by the next run's
+    const earlier = writeDevVars(root, { ...VARS, INSTANCE_NONCE: "run-1" });
+    rmSync(earlier.path);
+    const next = writeDevVars(root, { ...VARS, INSTANCE_NONCE: "run-2" });
+    // When the earlier run's exit handler runs
+    earlier.cleanup();
+    // Then the next run's file is still there, and goes with its own cleanup
+    expect(readFileSync(next.path, "utf8")).toContain("run-2");
+    next.cleanup();
+    expect(existsSync(next.path)).toBe(false);
+  });
+
   it("never writes through a planted symlink (a dangling .dev.vars link → refused, its target not created)", () => {
     const target = path.join(root, "elsewhere");
     symlinkSync(target, path.join(root, ".dev.vars"));

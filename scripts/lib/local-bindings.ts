@@ -1,0 +1,57 @@
+import path from "node:path";
+import { Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+
+/**
+ * wrangler.toml as wrangler reads it for `wrangler dev`. Its logger would announce the `.dev.vars` it found ("Using
+ * secrets defined in …"), which these scripts do not use: warnings and errors only.
+ */
+function localWorkerOptions(projectRoot: string) {
+  const before = process.env.WRANGLER_LOG;
+  process.env.WRANGLER_LOG = "warn";
+  try {
+    return unstable_getMiniflareWorkerOptions(path.join(projectRoot, "wrangler.toml")).workerOptions;
+  } finally {
+    if (before === undefined) delete process.env.WRANGLER_LOG;
+    else process.env.WRANGLER_LOG = before;
+  }
+}
+
+export interface LocalBindings {
+  DB: D1Database;
+  API_KEYS: KVNamespace;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The local D1 and KV of wrangler.toml over the state in `stateDir` (what `wrangler dev --persist-to stateDir` keeps in
+ * `stateDir/v3`), and nothing else. Not `getPlatformProxy`: that loads every binding of the config, and workerd then
+ * prints ~30 lines of warnings about the Durable Object classes an empty script does not export.
+ * The namespace and database ids come from wrangler's own reading of the config, so the files are the ones
+ * `wrangler dev` opens.
+ */
+export async function openLocalBindings(projectRoot: string, stateDir: string): Promise<LocalBindings> {
+  const workerOptions = localWorkerOptions(projectRoot);
+  const mf = new Miniflare({
+    modules: true,
+    script: "export default {};",
+    kvNamespaces: workerOptions.kvNamespaces,
+    d1Databases: workerOptions.d1Databases,
+    kvPersist: path.join(stateDir, "v3", "kv"),
+    d1Persist: path.join(stateDir, "v3", "d1"),
+  });
+  await mf.ready;
+  return {
+    DB: (await mf.getD1Database("DB")) as unknown as D1Database,
+    API_KEYS: (await mf.getKVNamespace("API_KEYS")) as unknown as KVNamespace,
+    dispose: () => mf.dispose(),
+  };
+}
+
+/** The local KV alone (npm start writes its demo key while `wrangler d1 migrations apply` holds the D1 files). */
+export async function openLocalKv(projectRoot: string, stateDir: string): Promise<{ API_KEYS: KVNamespace; dispose(): Promise<void> }> {
+  const workerOptions = localWorkerOptions(projectRoot);
+  const mf = new Miniflare({ modules: true, script: "export default {};", kvNamespaces: workerOptions.kvNamespaces, kvPersist: path.join(stateDir, "v3", "kv") });
+  await mf.ready;
+  return { API_KEYS: (await mf.getKVNamespace("API_KEYS")) as unknown as KVNamespace, dispose: () => mf.dispose() };
+}
