@@ -1,8 +1,10 @@
 /**
  * `/docs` and `/openapi.json` from the bundled worker served for real (test/e2e/helpers/served-worker.ts): the
  * document validates as OpenAPI 3.1, and the docs page renders it in headless Chromium with every script and style
- * loaded from the worker itself (no CDN: the test fails on any request to another origin). Leaves a screenshot in
- * docs/docs-page.png for the README. Needs /usr/bin/chromium (.ci/run installs it).
+ * loaded from the worker itself (no CDN: the test fails on any request to another origin). Its screenshot goes to a
+ * temporary directory, or to SCREENSHOTS_DIR when set (`npm run screenshots` refreshes the README's
+ * docs/screenshots/docs-page.png), so a test run leaves the tree as it was. Needs Chromium (CHROMIUM_PATH, else
+ * /usr/bin/chromium).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -13,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const screenshot = path.resolve(import.meta.dirname, "../../docs/docs-page.png");
 
 let worker: ServedWorker;
 let browser: BrowserContext;
@@ -78,7 +79,7 @@ describe("the bundled worker's own documentation", () => {
     expect(requested.filter((url) => new URL(url).origin !== worker.origin && !url.startsWith("data:"))).toEqual([]);
     expect(requested.map((url) => new URL(url).pathname)).toEqual(expect.arrayContaining(["/docs", "/vendor/swagger-ui/swagger-ui-bundle.js", "/vendor/swagger-ui/swagger-ui.css", "/openapi.json"]));
     expect(pageErrors).toEqual([]);
-    await page.screenshot({ path: screenshot });
+    await page.screenshot({ path: path.join(process.env.SCREENSHOTS_DIR ? path.resolve(process.env.SCREENSHOTS_DIR) : profile, "docs-page.png") });
     await page.close();
   });
 });
