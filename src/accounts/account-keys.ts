@@ -3,6 +3,8 @@ import { limits } from "../limits";
 import type { Account } from "./account-store";
 import { createApiKey, kvKeyForHash, storeApiKey } from "./api-keys";
 import { apiKeyRecordSchema } from "./api-key-record";
+import { closeRevokedKeySockets } from "./meter-client";
+import type { Env } from "../env";
 
 /**
  * An account's API keys as the dashboard manages them: D1 `api_keys` holds what the dashboard lists (name, prefix,
@@ -73,10 +75,11 @@ export async function liveKeyName(db: D1Database, accountId: string, hash: strin
 }
 
 /**
- * Revokes one of the account's keys: D1 `revoked_at`, the KV record's `revoked`, and this isolate's auth cache. False
- * when the account has no such live key (another account's key id included).
+ * Revokes one of the account's keys: D1 `revoked_at`, the KV record's `revoked`, this isolate's auth cache, and the
+ * key's open /ws and /rpc sockets (closed by the account's meter). False when the account has no such live key
+ * (another account's key id included).
  */
-export async function revokeAccountKey(env: { DB: D1Database; API_KEYS: KVNamespace }, accountId: string, keyId: string, now = Date.now()): Promise<boolean> {
+export async function revokeAccountKey(env: Env, accountId: string, keyId: string, now = Date.now()): Promise<boolean> {
   const hash = await env.DB
     .prepare("UPDATE api_keys SET revoked_at = ?3 WHERE key_id = ?1 AND account_id = ?2 AND revoked_at IS NULL RETURNING key_hash")
     .bind(keyId, accountId, now)
@@ -86,5 +89,6 @@ export async function revokeAccountKey(env: { DB: D1Database; API_KEYS: KVNamesp
   const stored = apiKeyRecordSchema.safeParse(await env.API_KEYS.get(kvKeyForHash(hash), "json"));
   // A record that is missing or unreadable already authenticates nothing (lookupApiKey refuses it).
   if (stored.success) await storeApiKey(env.API_KEYS, { ...stored.data, revoked: true });
+  await closeRevokedKeySockets(env, accountId, hash);
   return true;
 }

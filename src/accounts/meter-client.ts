@@ -288,3 +288,11 @@ export async function releaseConnection(env: Env, account: string, connectionId:
 export async function flushAccountUsage(env: Env, account: string): Promise<void> {
   await within(stubOf(env, account).balance(account) as Promise<unknown>, limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("flush", account, err));
 }
+
+/**
+ * A key of the account was revoked: the meter closes its open /ws and /rpc sockets now. A failing meter is logged; its
+ * periodic key check (`limits.meter.keyCheckMs`) closes them after all.
+ */
+export async function closeRevokedKeySockets(env: Env, account: string, keyHash: string): Promise<void> {
+  await within(stubOf(env, account).keyRevoked(keyHash) as Promise<number>, limits.meter.callTimeoutMs).catch((err: unknown) => logFailure("key-revoked", account, err));
+}

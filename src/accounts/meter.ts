@@ -165,8 +165,8 @@ export class AccountMeter extends DurableObject<Env> {
     for (const row of rows) byHash.set(row.key_hash, [...(byHash.get(row.key_hash) ?? []), { id: row.id, terms: row.terms }]);
     let closed = 0;
     for (const [hash, sockets] of byHash) {
-      let reason: string | undefined;
-      let stale: { id: string }[] = [];
+      let reason: string;
+      let stale: { id: string }[];
       try {
         const parsed = apiKeyRecordSchema.safeParse(await this.env.API_KEYS.get(kvKeyForHash(hash), "json"));
         if (!parsed.success || parsed.data.revoked) {
@@ -181,24 +181,41 @@ export class AccountMeter extends DurableObject<Env> {
         console.error(JSON.stringify({ level: "error", event: "key-check-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
         continue;
       }
-      if (stale.length === 0) continue;
-      // Each holder closes its own; the rows go now (a close event would remove them too).
-      const byHolder = new Map<string, string[]>();
-      for (const { id } of stale) {
-        const holder = hubShardOfSocketId(id) === undefined ? `ws:${roomOfConnection(connectionOfSocketId(id), limits.streams.shards)}` : `rpc:${hubShardOfSocketId(id)}`;
-        byHolder.set(holder, [...(byHolder.get(holder) ?? []), id]);
-      }
-      await Promise.all(
-        [...byHolder.values()].map(async (ids) => {
-          try {
-            closed += await this.holderOf(ids[0]!).closeSockets(ids, reason!);
-            for (const id of ids) sql.exec("DELETE FROM connections WHERE id = ?", id);
-          } catch (err) {
-            console.error(JSON.stringify({ level: "error", event: "socket-close-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
-          }
-        }),
-      );
+      closed += await this.closeSockets(stale.map((s) => s.id), reason);
     }
+    return closed;
+  }
+
+  /**
+   * A key of the account was just revoked (the dashboard's revoke): its open sockets close now, in every room and hub
+   * shard, without waiting for the next key check (whose KV read may lag the revoke in production). Returns the sockets closed.
+   */
+  async keyRevoked(keyHash: string): Promise<number> {
+    const ids = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM connections WHERE key_hash = ?", keyHash).toArray();
+    return this.closeSockets(ids.map((r) => r.id), keyRevokedReason);
+  }
+
+  /** Each holder (a /ws room, an /rpc hub shard) closes its own sockets; their rows go now (a close event would remove them too). */
+  private async closeSockets(socketIds: readonly string[], reason: string): Promise<number> {
+    if (socketIds.length === 0) return 0;
+    const sql = this.ctx.storage.sql;
+    const byHolder = new Map<string, string[]>();
+    for (const id of socketIds) {
+      const shard = hubShardOfSocketId(id);
+      const holder = shard === undefined ? `ws:${roomOfConnection(connectionOfSocketId(id), limits.streams.shards)}` : `rpc:${shard}`;
+      byHolder.set(holder, [...(byHolder.get(holder) ?? []), id]);
+    }
+    let closed = 0;
+    await Promise.all(
+      [...byHolder.values()].map(async (ids) => {
+        try {
+          closed += await this.holderOf(ids[0]!).closeSockets(ids, reason);
+          for (const id of ids) sql.exec("DELETE FROM connections WHERE id = ?", id);
+        } catch (err) {
+          console.error(JSON.stringify({ level: "error", event: "socket-close-failed", account: this.account, error: err instanceof Error ? err.message : String(err) }));
+        }
+      }),
+    );
     return closed;
   }
 

@@ -1,9 +1,11 @@
+import { runInDurableObject, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { apiKeyKvPrefix } from "../../src/accounts/api-key-record";
 import { hashApiKey } from "../../src/accounts/api-keys";
 import { limits } from "../../src/limits";
 import { cookiesOf, getPage, postForm, rawKv, rawRows, signUp } from "../helpers/account-web";
+import { until } from "../helpers/wait";
 import { callWorker } from "../helpers/worker";
 
 const { maxKeyNameChars, maxActiveKeysPerAccount, maxKeysPerAccount } = limits.accountWeb;
@@ -211,5 +213,47 @@ describe("the dashboard's figures", () => {
     expect(page).toContain(`<td data-label="Requests" class="num">${(1000 + (sameDay ? 7 : 10)).toLocaleString("en-US")}</td>`); // the key's all-time requests
     expect(page).toContain(`<title>${today}: 7 requests</title>`);
     expect(page).toContain('<a href="/docs">');
+  });
+});
+
+describe("a key revoked from the dashboard loses its open sockets at once", () => {
+  /** A socket upgraded through the worker, recording whether it was closed and with what reason. */
+  async function openSocket(path: string): Promise<{ ws: WebSocket; closed: () => { code: number; reason: string } | undefined; messages: string[] }> {
+    const res = await SELF.fetch(`https://api.test${path}`, { headers: { upgrade: "websocket" } });
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    ws.accept();
+    let closed: { code: number; reason: string } | undefined;
+    const messages: string[] = [];
+    ws.addEventListener("message", (m) => messages.push(String(m.data)));
+    ws.addEventListener("close", (e) => (closed = { code: e.code, reason: e.reason }));
+    return { ws, closed: () => closed, messages };
+  }
+
+  it("the revoke closes the key's /ws and /rpc sockets before it answers (no wait for the meter's periodic key check)", async () => {
+    // Given a key with an open /ws socket and an open /rpc PubSub socket, both counted by the account's meter
+    const { cookie, accountId } = await signUp("socket-revoker@example.com", password, { ip: "198.51.100.73" });
+    const { key } = await createKey(cookie, "streaming bot");
+    const stream = await openSocket(`/ws?x-api-key=${key}&connectionId=revoke-push-conn-1`);
+    stream.ws.send(JSON.stringify({ method: "subscribeNewpair" }));
+    await until("the /ws ack", () => stream.messages.find((m) => m.includes("subscribeNewpair")));
+    const pubsub = await openSocket(`/rpc?x-api-key=${key}`);
+    const meter = env.ACCOUNT_METER.get(env.ACCOUNT_METER.idFromName(accountId));
+    const counted = () => runInDurableObject(meter, (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM connections").one().n);
+    expect(await counted()).toBe(2);
+    const keyId = /name="keyId" value="(key_[A-Za-z0-9_-]+)"/.exec(await (await getPage("/dashboard", { cookie })).text())?.[1];
+    // When it is revoked from the dashboard
+    const started = Date.now();
+    expect((await postForm("/dashboard/keys/revoke", { keyId: keyId!, confirm: "yes" }, { cookie })).status).toBe(303);
+    // Then, when the revoke has answered, the meter counts none of its sockets (the periodic check would drop them only
+    // at its next alarm, `keyCheckMs` later), and both sockets are told why and closed with 1008
+    expect(await counted()).toBe(0);
+    const ws = await until("the /ws close", () => stream.closed(), 2_000);
+    const rpc = await until("the /rpc close", () => pubsub.closed(), 2_000);
+    expect(Date.now() - started).toBeLessThan(limits.meter.keyCheckMs);
+    expect(ws).toMatchObject({ code: 1008 });
+    expect(rpc).toMatchObject({ code: 1008 });
+    expect(stream.messages.some((m) => m.includes("API key revoked"))).toBe(true);
+    expect(pubsub.messages.some((m) => m.includes("API key revoked"))).toBe(true);
   });
 });
