@@ -7,7 +7,7 @@
  *   state (so the key answers 200), say which, and print no workerd warnings;
  * - web3.js's `Connection` on the /rpc URL subscribes on PORT+1 (its habit) and gets slots through the forwarder.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, get, type Server } from "node:http";
@@ -16,6 +16,7 @@ import path from "node:path";
 import { Connection } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, freePortPair } from "./helpers/free-port";
+import { startNpmStart, type RunningNpmStart } from "./helpers/npm-start";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules", ".bin", "tsx");
@@ -109,11 +110,10 @@ describe("npm start refuses ports it cannot have", () => {
 });
 
 describe("a running npm start", () => {
-  let child: ChildProcess | undefined;
+  let npmStart: RunningNpmStart | undefined;
   let stateDir = "";
   let base = "";
   let port = 0;
-  let output = "";
   const key = `tmd_${randomBytes(24).toString("base64url")}`;
 
   beforeAll(async () => {
@@ -121,27 +121,11 @@ describe("a running npm start", () => {
     stateDir = mkdtempSync(path.join(tmpdir(), "npm-start-"));
     base = `http://127.0.0.1:${port}`;
     const env = startEnv({ port, ln: await freePort(), lnWs: await freePort() }, stateDir, { DEMO_API_KEY: key });
-    child = spawn(tsx, ["scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    child.stdout?.on("data", (d) => (output += d));
-    child.stderr?.on("data", (d) => (output += d));
-    const deadline = Date.now() + 150_000;
-    while (!output.includes("Ctrl-C stops everything")) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    npmStart = await startNpmStart(env, "Ctrl-C stops everything", 150_000);
   }, 180_000);
 
   afterAll(async () => {
-    if (child?.pid) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // gone
-      }
-      // Until it has exited (its exit handler removes .dev.vars): the next npm start of the suite must not meet it.
-      const running = child;
-      if (running.exitCode === null) await new Promise((r) => { running.once("exit", r); setTimeout(r, 20_000); });
-    }
+    await npmStart?.stop();
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   });
 
@@ -149,14 +133,14 @@ describe("a running npm start", () => {
     // Given requests of all kinds, and time for the cron driver (every 10 s) to run the scheduled handler
     for (const p of ["/health", "/api/v1/price?ca=So11111111111111111111111111111111111111112", "/nope"]) expect(await statusOf(`${base}${p}`, key)).toBeGreaterThanOrEqual(200);
     const deadline = Date.now() + 40_000;
-    while (!output.includes("cron: scheduled handler ran") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    while (!npmStart!.output.includes("cron: scheduled handler ran") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     await new Promise((r) => setTimeout(r, 12_000)); // one more cron run after the first
     // Then the output holds the banner and key, and none of the per-request or per-run lines
-    expect(output).toContain("cron: scheduled handler ran");
-    expect(output).toContain(`Demo API key: ${key}`);
-    expect(output).not.toMatch(/\[wrangler:info\] (GET|POST|QUEUE)/);
-    expect(output).not.toMatch(/"level":"info"/);
-    expect(output).toContain("npm start -- --verbose");
+    expect(npmStart!.output).toContain("cron: scheduled handler ran");
+    expect(npmStart!.output).toContain(`Demo API key: ${key}`);
+    expect(npmStart!.output).not.toMatch(/\[wrangler:info\] (GET|POST|QUEUE)/);
+    expect(npmStart!.output).not.toMatch(/"level":"info"/);
+    expect(npmStart!.output).toContain("npm start -- --verbose");
   }, 90_000);
 
   it("key:create, run without WRANGLER_STATE_DIR, writes the running npm start's state: its key answers 200", async () => {

@@ -4,19 +4,18 @@
  * of the last complete minute before the index's frontier block), sampled over more than a minute so a minute boundary
  * is crossed.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, freePortPair } from "./helpers/free-port";
+import { startNpmStart, type RunningNpmStart } from "./helpers/npm-start";
 
-let child: ChildProcess | undefined;
+let npmStart: RunningNpmStart | undefined;
 let stateDir = "";
 let base = "";
 let rpcUrl = "";
-let output = "";
 const key = `tmd_${randomBytes(24).toString("base64url")}`;
 
 
@@ -26,30 +25,13 @@ beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), "npm-start-"));
   base = `http://127.0.0.1:${port}`;
   rpcUrl = `http://127.0.0.1:${lnPort}`;
-  const root = path.resolve(import.meta.dirname, "../..");
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOCALNET_PORT: String(lnPort), LOCALNET_WS_PORT: String(wsPort), DEMO_API_KEY: key, WRANGLER_STATE_DIR: stateDir };
   delete env.UPSTREAM_RPC_URL;
-  child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
-  const deadline = Date.now() + 90_000;
-  while (!output.includes("worker ready")) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  npmStart = await startNpmStart(env, "worker ready", 90_000);
 }, 120_000);
 
 afterAll(async () => {
-  if (child?.pid) {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // gone
-    }
-    // Until it has exited (its exit handler removes .dev.vars): the next npm start of the suite must not meet it.
-    const running = child;
-    if (running.exitCode === null) await new Promise((r) => { running.once("exit", r); setTimeout(r, 20_000); });
-  }
+  await npmStart?.stop();
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
 
@@ -77,7 +59,7 @@ describe("npm start: trend follows the chain", () => {
       await new Promise((r) => setTimeout(r, 3000));
     }
     console.log(JSON.stringify({ trendLagSeconds: { samples: lags.length, max: Math.max(...lags).toFixed(1), min: Math.min(...lags).toFixed(1) } }));
-    expect(lags.length, output.slice(-2000)).toBeGreaterThan(15);
+    expect(lags.length, npmStart!.output.slice(-2000)).toBeGreaterThan(15);
     expect(ranked).toBeGreaterThan(3);
     expect(Math.max(...lags)).toBeLessThanOrEqual(90);
   }, 200_000);
