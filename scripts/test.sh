@@ -47,6 +47,11 @@ for lane in $(seq 1 $lanes); do
   cat "$reports/worker-$lane.log"
 done
 
+# Files that time themselves against the wall clock run alone, with no lane beside them (test/lanes.ts ALONE_FILES).
+phase "worker (alone)"
+alone=$(npx tsx -e 'import("./test/lanes.ts").then((m) => console.log(m.ALONE_FILES.join(" ")))')
+npx vitest run --project worker $alone --reporter=default --reporter=blob --outputFile.blob="$reports/worker-alone.blob" || status=1
+
 phase "e2e"
 npx vitest run --project e2e --reporter=default --reporter=blob --outputFile.blob="$reports/e2e.blob" || status=1
 phase "done"
@@ -54,7 +59,7 @@ phase "done"
 npx vitest run --merge-reports="$reports" --reporter=json --outputFile.json=.vitest-report.json >/dev/null 2>&1 || true
 
 missing=0
-for blob in node worker-1 worker-2 e2e; do
+for blob in node worker-1 worker-2 worker-alone e2e; do
   [ -f "$reports/$blob.blob" ] || { echo "no report from $blob: it did not finish"; missing=$((missing + 1)); status=1; }
 done
 if [ -f .vitest-report.json ]; then

@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FILE_SECONDS, splitIntoLanes } from "../../lanes";
+import { ALONE_FILES, FILE_SECONDS, splitIntoLanes } from "../../lanes";
 
 describe("test lanes (vitest --shard, test/lanes.ts)", () => {
   const files = Array.from({ length: 45 }, (_, i) => `test/integration/f${String(i).padStart(2, "0")}.test.ts`);
@@ -33,5 +33,16 @@ describe("test lanes (vitest --shard, test/lanes.ts)", () => {
   it("names files that exist (a renamed file would silently count as the median)", () => {
     const root = path.resolve(import.meta.dirname, "../../..");
     for (const file of Object.keys(FILE_SECONDS)) expect(existsSync(path.join(root, file)), file).toBe(true);
+  });
+
+  it("the files that run alone are worker files that exist, and npm test runs them in a phase of their own", () => {
+    const root = path.resolve(import.meta.dirname, "../../..");
+    for (const file of ALONE_FILES) {
+      expect(file).toMatch(/^test\/integration\/.+\.test\.ts$/);
+      expect(existsSync(path.join(root, file)), file).toBe(true);
+    }
+    const script = readFileSync(path.join(root, "scripts/test.sh"), "utf8");
+    expect(script).toContain("m.ALONE_FILES");
+    expect(script).toContain("worker-alone.blob");
   });
 });
