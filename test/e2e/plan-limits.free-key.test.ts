@@ -233,13 +233,18 @@ describe("a FREE key cannot exceed its plan on any surface", () => {
       let from = client.frames.length;
       client.send({ method: "subscribePrice", tokens: [SOL, USDC] });
       expect(await client.frame("refusal", (f) => f.type === "error", 5000, from)).toEqual({ type: "error", message: "Too many tokens for your plan; max 1 per subscription" });
-      for (let i = 0; i < limits.streams.subscriptionsPerSocket; i++) {
+      // (paced under the socket's own message rate, `messagesPerSecond`, so only the plan's caps answer)
+      let sent = 1;
+      const paced = async (message: unknown) => {
+        if (sent++ % limits.streams.messagesPerSecond === 0) await sleep(1000);
         from = client.frames.length;
-        client.send({ method: "subscribePrice", tokens: [SOL] });
+        client.send(message);
+      };
+      for (let i = 0; i < limits.streams.subscriptionsPerSocket; i++) {
+        await paced({ method: "subscribePrice", tokens: [SOL] });
         expect(await client.frame("ack", (f) => f.type === "subscribePrice", 5000, from)).toMatchObject({ status: "success" });
       }
-      from = client.frames.length;
-      client.send({ method: "subscribePrice", tokens: [SOL] });
+      await paced({ method: "subscribePrice", tokens: [SOL] });
       expect(await client.frame("refusal", (f) => f.type === "error", 5000, from)).toEqual({ type: "error", message: `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}` });
       await endClient(client);
     });
