@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { createApiKey, kvKeyForHash } from "../src/accounts/api-keys";
 import { planSchema } from "../src/accounts/api-key-record";
 import { openLocalBindings } from "./lib/local-bindings";
-import { resolveLocalState } from "./lib/local-state";
+import { localStateOrExit } from "./lib/local-state";
 import { projectRoot } from "./lib/wrangler";
 
 const { values } = parseArgs({
@@ -20,13 +20,7 @@ if (!plan.success) {
   console.error(`unknown plan ${JSON.stringify(values.plan)}: use free, pro, advanced or dev`);
   process.exit(2);
 }
-let state;
-try {
-  state = resolveLocalState(projectRoot);
-} catch (err) {
-  console.error((err as Error).message);
-  process.exit(2);
-}
+const state = localStateOrExit(projectRoot);
 const { key, record } = await createApiKey({ name: values.name, account: values.account, plan: plan.data });
 const local = await openLocalBindings(projectRoot, state.dir);
 try {

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { setAccountPlan } from "../src/accounts/plan-change";
 import { planIdSchema } from "../src/accounts/plans";
 import { openLocalBindings } from "./lib/local-bindings";
-import { resolveLocalState } from "./lib/local-state";
+import { localStateOrExit } from "./lib/local-state";
 import { projectRoot } from "./lib/wrangler";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, plan: { type: "string" } } });
@@ -15,13 +15,7 @@ if (!values.email || !plan.success) {
   console.error("usage: npm run plan:set -- --email a@b.c --plan free|pro|advanced|dev");
   process.exit(2);
 }
-let state;
-try {
-  state = resolveLocalState(projectRoot);
-} catch (err) {
-  console.error((err as Error).message);
-  process.exit(2);
-}
+const state = localStateOrExit(projectRoot);
 console.log(`Local state: ${state.dir} (${state.source})`);
 const local = await openLocalBindings(projectRoot, state.dir);
 try {

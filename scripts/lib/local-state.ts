@@ -90,3 +90,13 @@ export function resolveLocalState(projectRoot: string, env: NodeJS.ProcessEnv = 
   }
   return { dir: defaultStateDir(projectRoot), source: "wrangler's default; no npm start is running" };
 }
+
+/** resolveLocalState for a command-line script: on an ambiguous state (several npm start runs) it prints why and exits 2. */
+export function localStateOrExit(projectRoot: string): LocalState {
+  try {
+    return resolveLocalState(projectRoot);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+}

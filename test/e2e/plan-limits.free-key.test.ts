@@ -14,6 +14,7 @@ import { logsMentionsRequired } from "../../src/pubsub/pubsub-frames";
 import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
 import { serveWorker, type ServedWorker } from "./helpers/served-worker";
 import { endClient, openRecording, refusedUpgrade, type RecordingClient } from "./helpers/ws-client";
+import { newAccount } from "../helpers/ids";
 import { sleep, until } from "../helpers/wait";
 
 const FREE = plans.free;
@@ -23,7 +24,6 @@ const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 
 let chain: TinyChain;
 let worker: ServedWorker;
-const newAccount = () => `acct_f${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 const rpcWs = (key: string) => `${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${key}`;
 const streamWs = (key: string) => `${worker.origin.replace(/^http/, "ws")}/ws?x-api-key=${key}`;
 
