@@ -24,8 +24,10 @@ echo "== vitest"
 # project as two lanes side by side, each its own vitest process with its own localnet (test/global-setup.ts), split by
 # expected time (test/lanes.ts); the e2e project alone, one file at a time (several measure latency). Each phase writes
 # a blob report; they are merged into .vitest-report.json for the count below.
-reports=.vitest-reports
-rm -rf "$reports" .vitest-report.json
+# Blobs alone in their folder: --merge-reports reads every file there. The lanes' console output goes beside it.
+reports=.vitest-reports/blobs
+logs=.vitest-reports
+rm -rf "$logs" .vitest-report.json
 mkdir -p "$reports"
 started=$(date +%s)
 phase() { echo "-- $1: $(( $(date +%s) - started )) s since the suite started"; }
@@ -38,13 +40,13 @@ lanes=2
 pids=()
 for lane in $(seq 1 $lanes); do
   npx vitest run --project worker --shard="$lane/$lanes" --reporter=default --reporter=blob --outputFile.blob="$reports/worker-$lane.blob" \
-    >"$reports/worker-$lane.log" 2>&1 &
+    >"$logs/worker-$lane.log" 2>&1 &
   pids+=($!)
 done
 for lane in $(seq 1 $lanes); do
   wait "${pids[$((lane - 1))]}" || status=1
   echo "---- worker lane $lane/$lanes"
-  cat "$reports/worker-$lane.log"
+  cat "$logs/worker-$lane.log"
 done
 
 # Files that time themselves against the wall clock run alone, with no lane beside them (test/lanes.ts ALONE_FILES).
