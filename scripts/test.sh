@@ -20,10 +20,11 @@ grep -E "Total Upload|gzip" /tmp/deploy-dry-run.log || true
 [ -f dist/index.js ] && echo "dist/index.js gzipped: $(gzip -c dist/index.js | wc -c) bytes (limit 400000)"
 
 echo "== vitest"
-# Three phases, one after another (the machines have 2 cores): the node project (two files at a time); the worker
+# Four phases, one after another (the machines have 2 cores): the node project (two files at a time); the worker
 # project as two lanes side by side, each its own vitest process with its own localnet (test/global-setup.ts), split by
-# expected time (test/lanes.ts); the e2e project alone, one file at a time (several measure latency). Each phase writes
-# a blob report; they are merged into .vitest-report.json for the count below.
+# expected time (test/lanes.ts); the worker files that time themselves against the clock, alone; the e2e project, one
+# file at a time (several measure latency). Each phase writes a blob report; they are merged into .vitest-report.json
+# for the count below.
 # Blobs alone in their folder: --merge-reports reads every file there. The lanes' console output goes beside it.
 reports=.vitest-reports/blobs
 logs=.vitest-reports
