@@ -4,8 +4,9 @@
 // The provider URLs are read from the environment and uploaded as secrets, never printed. `--dry-run` prints every
 // command it would run and runs none (no network, no login needed).
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { writePrivate } from "./lib/dev-vars";
 import { createdD1Id, d1IdIn, deployPlan, migrationsConfig, queuesIn, renderPlan, SECRET_NAMES, type Step } from "./lib/deploy-plan";
 import { projectRoot, quietWranglerEnv } from "./lib/wrangler";
 
@@ -39,14 +40,6 @@ function run(step: Step): Promise<string> {
   });
 }
 
-function writePrivate(file: string, text: string): void {
-  const fd = openSync(file, "wx", 0o600);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 mkdirSync(workDir, { recursive: true });
 process.on("exit", () => rmSync(secretsFilePath, { force: true }));

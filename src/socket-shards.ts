@@ -1,6 +1,3 @@
-import { sha256 } from "@noble/hashes/sha256";
-import { bytesToHex } from "@noble/hashes/utils";
-
 /**
  * Which Durable Object holds a socket, and under which id the account's meter counts it: a `/ws` socket goes to a
  * stream room by its connection id, an `/rpc` PubSub socket to a hub shard by its account (FNV-1a, 32 bit, modulo the
@@ -46,7 +43,7 @@ export const roomHandoff = {
   tokensCap: "x-stream-tokens-cap",
   /** the socket's own id (socketIdOf), under which the account's meter counted it */
   socketId: "x-stream-socket-id",
-  /** with the account: the digest of the key checked (apiKeyDigest), so a key repeated in messages is recognised */
+  /** with the account: the hash of the key checked (hashApiKey), so a key repeated in messages is recognised */
   keyDigest: "x-stream-key-digest",
 } as const;
 
@@ -66,21 +63,6 @@ export function connectionOfSocketId(socketId: string): string {
 }
 
 
-/**
- * What a room keeps of a socket's key: its SHA-256 (hex), never the key. Synchronous, so a message's key is compared in
- * the turn it arrives (messages stay in order). Compare digests with `sameDigest`.
- */
-export function apiKeyDigest(apiKey: string): string {
-  return bytesToHex(sha256(new TextEncoder().encode(apiKey)));
-}
-
-/** Constant-time equality of two digests (apiKeyDigest): the time says nothing of where they differ. */
-export function sameDigest(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
 
 /** The name of an /rpc PubSub hub shard: one Durable Object per upstream PubSub URL list (its cluster key) and shard. */
 export function hubNameOf(clusterKey: string, shard: number): string {

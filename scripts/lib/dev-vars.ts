@@ -64,7 +64,8 @@ export function render(vars: Record<string, string>, escapeDollar: boolean): str
   return `${GENERATED_MARKER}\n${lines.join("\n")}\n`;
 }
 
-function writePrivate(file: string, text: string): void {
+/** Writes a new file readable by its owner alone (a secret's home). */
+export function writePrivate(file: string, text: string): void {
   // O_EXCL: never write through a file (or symlink) someone else put there; 0600 from the first byte.
   const fd = openSync(file, "wx", 0o600);
   try {

@@ -6,7 +6,8 @@ import { limits } from "../limits";
 import { authenticate } from "../accounts/api-key-auth";
 import { presentedApiKey } from "../middleware/auth";
 import { admitConnection, releaseConnection } from "../accounts/meter-client";
-import { apiKeyDigest, connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../socket-shards";
+import { hashApiKey } from "../accounts/api-keys";
+import { connectionIdPattern, roomHandoff, roomOfConnection, socketIdOf } from "../socket-shards";
 import { errorResponse as documentedError, restErrors, type Operation } from "./openapi/operation";
 
 /**
@@ -43,7 +44,7 @@ export const streamsRoutes = new Hono<AppContext>().get("/ws", async (c) => {
   if (account !== null && presented !== undefined) {
     headers.set(roomHandoff.account, account);
     // the key's digest (never the key), so the room recognises it when the client repeats it in its messages
-    headers.set(roomHandoff.keyDigest, apiKeyDigest(presented));
+    headers.set(roomHandoff.keyDigest, hashApiKey(presented));
   }
   if (admission?.ok) headers.set(roomHandoff.tokensCap, String(admission.tokensCap));
   for (const name of ["sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions"]) {

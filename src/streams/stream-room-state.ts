@@ -15,7 +15,9 @@ import { z } from "zod/mini";
 import { limits } from "../limits";
 import { eventIdentity, streamKinds, topicOf, type StreamEvent, type StreamKind } from "./stream-events";
 import { ResumeRing, type RingEntry } from "./stream-resume-ring";
-import { apiKeyDigest, sameDigest, socketIdOf } from "../socket-shards";
+import { hashApiKey } from "../accounts/api-keys";
+import { digestsEqual } from "../accounts/secret-tokens";
+import { socketIdOf } from "../socket-shards";
 import {
   closeCodes,
   errorFrame,
@@ -51,7 +53,7 @@ export const socketAttachmentSchema = z.object({
   s: z.array(z.tuple([z.string(), z.number()])),
   /** the plan's tokens per subscription (absent: the service's cap) */
   t: z.optional(z.number()),
-  /** the SHA-256 of the socket's key (apiKeyDigest; absent: not known yet, the next key in a message is taken) */
+  /** the SHA-256 of the socket's key (hashApiKey; absent: not known yet, the next key in a message is taken) */
   h: z.optional(z.string()),
 });
 export type SocketAttachment = z.infer<typeof socketAttachmentSchema>;
@@ -135,7 +137,7 @@ interface SocketState {
   account: string | null;
   /** the plan's tokens per subscription */
   tokensCap: number;
-  /** the SHA-256 of its key (apiKeyDigest), null until known */
+  /** the SHA-256 of its key (hashApiKey), null until known */
   keyDigest: string | null;
   authDeadline: number;
   authPending: boolean;
@@ -281,13 +283,13 @@ export class StreamRoomState {
 
   /** Whether `apiKey` is the socket's key; a socket whose key digest is not known (an older attachment) takes this one. */
   private isSocketKey(ws: RoomSocket, st: SocketState, apiKey: string): boolean {
-    const digest = apiKeyDigest(apiKey);
+    const digest = hashApiKey(apiKey);
     if (st.keyDigest === null) {
       st.keyDigest = digest;
       this.saveAttachment(ws, st);
       return true;
     }
-    return sameDigest(st.keyDigest, digest);
+    return digestsEqual(st.keyDigest, digest);
   }
 
   /** The socket closed (or failed): its subscriptions wait `resumeWindowMs` to be resumed, still numbering events. */
@@ -491,7 +493,7 @@ export class StreamRoomState {
     if (!admitted.ok) return this.dropSocket(ws, closeCodes.policy, admitted.message);
     st.tokensCap = admitted.tokensCap;
     st.account = account;
-    st.keyDigest = apiKeyDigest(apiKey);
+    st.keyDigest = hashApiKey(apiKey);
     st.authDeadline = 0;
     this.saveAttachment(ws, st);
     this.send(ws, st, JSON.stringify({ type: "connected", connectionId: st.connectionId }));

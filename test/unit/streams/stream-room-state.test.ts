@@ -10,7 +10,7 @@ import type { StreamEvent } from "../../../src/streams/stream-events";
 import { gapEvent } from "../../../src/streams/stream-event-builders";
 import type { RingEntry } from "../../../src/streams/stream-resume-ring";
 import { StreamRoomState, type RoomDeps, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
-import { apiKeyDigest } from "../../../src/socket-shards";
+import { hashApiKey } from "../../../src/accounts/api-keys";
 import { memorySubscriptionStore } from "./memory-subscription-store";
 
 const SOL = "So11111111111111111111111111111111111111112";
@@ -191,7 +191,7 @@ describe("authentication", () => {
   it("a key given before the upgrade: the same key in messages passes, another is refused", async () => {
     const room = new StreamRoomState(deps());
     const ws = new FakeSocket();
-    room.accept(ws, "conn-1", "acct", undefined, "conn-1~a", apiKeyDigest("good-acct"));
+    room.accept(ws, "conn-1", "acct", undefined, "conn-1~a", hashApiKey("good-acct"));
     ws.take();
     await room.message(ws, JSON.stringify({ apiKey: "good-acct", method: "subscribeNewpair" }));
     expect(ws.take()).toEqual([expect.objectContaining({ type: "subscribeNewpair", status: "success" })]);
