@@ -12,9 +12,27 @@ import LaneSequencer from "./test/lanes.ts";
  * - worker: the worker under workerd (KV, D1, Cache API, Durable Objects for real), over HTTP against a localnet started
  *   in globalSetup — one localnet per vitest process, so each lane (`--shard=i/n`, split by test/lanes.ts) has its own.
  */
+/** The worker's and its tests' dependencies, pre-bundled for the worker project (below). */
+const WORKER_PREBUNDLED = [
+  "@solana/kit",
+  "zod",
+  "hono",
+  "@modelcontextprotocol/sdk/types.js",
+  "@modelcontextprotocol/sdk/server/index.js",
+  "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",
+  "fast-check",
+  "@noble/hashes/sha256",
+  "@noble/hashes/hmac",
+  "@noble/hashes/utils",
+  "ipaddr.js",
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
+    // Lanes start together (scripts/test.sh sets VITEST_LANE): each keeps its own pre-bundle cache, so two processes
+    // never write one cache at once.
+    cacheDir: path.join("node_modules/.vite", process.env.VITEST_LANE ?? "default"),
     test: {
       // The machines have 2 cores: the node project's files run two at a time (e2e and worker: one, see each).
       maxWorkers: 2,
@@ -64,6 +82,9 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/integration/**/*.test.ts"],
+            // Each file gets a new workerd that loads every module anew; pre-bundling the dependencies (kit alone is
+            // ~40 packages) into a few files cut that per-file start-up by a third to a half in a measured run.
+            deps: { optimizer: { ssr: { enabled: true, include: WORKER_PREBUNDLED } } },
             // One localnet per process: its files run one after another so one file's slot advances never land mid-check in
             // another. Lanes run side by side, each with its own localnet (scripts/test.sh).
             fileParallelism: false,

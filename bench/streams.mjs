@@ -1,10 +1,11 @@
-// Live streams (issue 12): push delay of the /rpc PubSub hub, price push delay of /ws, memory per idle connection.
+// Live streams: push delay of the /rpc PubSub hub, price (confirmed and processed) and candle push delay of /ws, memory per idle connection.
 // Run by bench/run.sh's "== streams" section against its own localnet (slots every SLOT_MS, ~300 ms) and the bundled
 // worker under Miniflare (bench/serve-worker.mjs: the Durable Objects PUBSUB_HUB, STREAM_ROOM, CHAIN_TAIL bound, D1
 // migrated). Prints numbers; every phase catches its own failure and says so (a bench never fails).
 // env: BASE_URL, LOCALNET_URL, LOCALNET_WS_URL, API_KEY, CONTROL_URL (bench/serve-worker.mjs's control server: more
 // API keys), WORKER_PGID (process group of that serve-worker: its workerd processes are measured), CLIENTS (1000),
-// IDLE (2000), NOTIFICATIONS (30), PRICE_EVENTS (30), SLOT_MS (for the label only), PHASES (hub,price,memory),
+// IDLE (2000), NOTIFICATIONS (30), PRICE_EVENTS (30; candle and processed price frames too), SLOT_MS (for the label and the
+// "within one slot" count), PHASES (hub,price,processed,candle,memory),
 // STREAMS_DEBUG (prints each price frame's attribution)
 import { execSync } from "node:child_process";
 import WebSocket from "ws";
@@ -246,7 +247,199 @@ async function pricePhase() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// 3. Memory per idle connection: workerd RSS before and after IDLE authenticated /ws sockets (no subscription), and
+// 2b. /ws processed price stream (subscribePrice, commitment processed): receipt of a processed price frame minus the
+//     time localnet published the change of the token's pool at processed (the first accountNotification, processed,
+//     of one of the pool's own accounts in the changing slot, on a direct localnet socket: same machine, same clock),
+//     with 1 and CLIENTS subscribers (each its own socket, spread over keys).
+// ---------------------------------------------------------------------------------------------------------------------
+async function processedPhase() {
+  const { slot } = await getJson(`${LOCALNET_URL}/__localnet/status`);
+  const { trades } = await getJson(`${LOCALNET_URL}/__localnet/trades?from=${Math.max(1, slot - 100)}&to=${slot}`);
+  // not a launch curve: a busy curve completes and its token moves to another pool mid-measure
+  const CURVES = new Set(["pumpfun", "meteora-dbc", "raydium-launchlab"]);
+  const onePool = new Set(world.tokens.filter((t) => t.pools.length === 1 && t.pools[0].kind !== "meteora-damm-v1" && !CURVES.has(t.pools[0].kind) && t.pools[0].quoteMint === "So11111111111111111111111111111111111111112").map((t) => t.mint));
+  const slotsOf = new Map();
+  for (const t of trades) if (!t.failed && onePool.has(t.baseMint) && !STABLE_OR_SOL.has(t.baseMint)) slotsOf.set(t.baseMint, (slotsOf.get(t.baseMint) ?? new Set()).add(t.slot));
+  // the busiest alone, as in the candle phase: one frame per change per subscriber (3 tokens × 1,000 sockets measured
+  // this one client process's throughput more than the push delay: frames queued up to seconds on a loaded machine)
+  const busiest = [...slotsOf].sort((a, b) => b[1].size - a[1].size).slice(0, 1);
+  if (busiest.length === 0) return line("  processed price", "no one-pool SOL-quoted token traded in the last 100 slots");
+  const mints = busiest.map(([m]) => m);
+  const poolOfAccount = new Map(); // account → its pool
+  const poolOfMint = new Map();
+  for (const t of world.tokens.filter((t) => mints.includes(t.mint))) {
+    const p = t.pools[0];
+    poolOfMint.set(t.mint, p.address);
+    poolOfAccount.set(p.address, p.address);
+    for (const [k, v] of Object.entries(p.related ?? {})) if (OWN_ACCOUNTS.test(k)) poolOfAccount.set(v, p.address);
+  }
+  console.log(`-- /ws processed price stream: subscribePrice {"commitment":"processed"} of the busiest one-pool SOL-quoted token, not a launch curve (${busiest[0][1].size} of the last 100 slots swapped it); a processed price frame's receipt minus localnet's first processed accountNotification of its pool's own accounts (${poolOfAccount.size}) in the slot of the change (direct socket, same clock); "within one slot" = under SLOT_MS (${process.env.SLOT_MS ?? "?"} ms)`);
+  const changedAt = new Map(); // pool → Map(slot → first processed notification time of one of its accounts)
+  const poolOfSub = new Map();
+  const poolOfRequest = new Map();
+  const direct = await openSocket(LOCALNET_WS_URL, (text, at) => {
+    const m = JSON.parse(text);
+    if (m.method === "accountNotification") {
+      const pool = poolOfSub.get(m.params.subscription);
+      if (!pool) return;
+      const perPool = changedAt.get(pool) ?? new Map();
+      changedAt.set(pool, perPool);
+      const s = m.params.result.context.slot;
+      if (!perPool.has(s)) perPool.set(s, at);
+    } else if (m.id !== undefined && poolOfRequest.has(m.id)) poolOfSub.set(m.result, poolOfRequest.get(m.id));
+  });
+  let id = 0;
+  for (const [acct, pool] of poolOfAccount) {
+    poolOfRequest.set(++id, pool);
+    direct.send(JSON.stringify({ jsonrpc: "2.0", id, method: "accountSubscribe", params: [acct, { commitment: "processed", encoding: "base64", dataSlice: { offset: 0, length: 0 } }] }));
+  }
+  await until(() => poolOfSub.size === id, 5000);
+  const perKey = 20;
+  const { keys } = await getJson(`${CONTROL_URL}/__bench/api-keys?n=${Math.ceil(CLIENTS / perKey) + 1}`, { method: "POST" });
+  const slotMs = Number(process.env.SLOT_MS ?? NaN);
+  const changed = (ca, s) => changedAt.get(poolOfMint.get(ca))?.has(s);
+  const measure = async (n) => {
+    const frames = []; // { at, ca, slot } of processed price frames after the warm-up
+    const seen = new Set(); // `${ca}:${slot}`
+    let startedAt = Infinity;
+    let acked = 0;
+    let otherPool = 0;
+    const sockets = [];
+    for (let i = 0; i < n; i += 100) {
+      const batch = await Promise.allSettled(Array.from({ length: Math.min(100, n - i) }, (_, k) =>
+        openSocket(`${WS_BASE}/ws?x-api-key=${keys[Math.floor((i + k) / perKey)]}`, (text, at) => {
+          if (text.includes('"type":"price"')) {
+            // read by pattern, not JSON.parse: 1,000 sockets' frames go through this one client process
+            if (!text.includes('"commitment":"processed"') || at - startedAt <= 2000) return;
+            const ca = /"ca":"(\w+)"/.exec(text)?.[1];
+            const s = Number(/"slot":(\d+)/.exec(text)?.[1]);
+            // priced from another pool than the one watched: not measured (counted apart)
+            if (/"pool":"(\w+)"/.exec(text)?.[1] !== poolOfMint.get(ca)) return void otherPool++;
+            frames.push({ at, ca, slot: s });
+            seen.add(`${ca}:${s}`);
+          } else if (text.includes('"type":"subscribePrice"')) acked++;
+        })));
+      for (const r of batch) if (r.status === "fulfilled") sockets.push(r.value);
+    }
+    startedAt = now();
+    sockets.forEach((ws) => ws.send(JSON.stringify({ method: "subscribePrice", tokens: mints, commitment: "processed" })));
+    if (!(await until(() => acked >= sockets.length, 30_000))) line(`  ${n} subscriber(s)`, `only ${acked}/${sockets.length} acks in 30 s`);
+    // the first 2 s are a warm-up (the tail starts following the tokens)
+    const counted = () => [...seen].filter((k) => {
+      const [ca, s] = k.split(":");
+      return changed(ca, Number(s));
+    }).length;
+    const enough = await until(() => counted() >= PRICE_EVENTS, 120_000);
+    await sleep(1000);
+    // each frame against the change of its read slot (a frame read at a slot without a change of the pool, e.g. a
+    // read that lagged a slot, is attributed to the pool's latest change at or before it, after the previous frame's)
+    const changeOf = new Map(); // `${ca}:${slot}` → change slot
+    for (const ca of mints) {
+      const perPool = changedAt.get(poolOfMint.get(ca)) ?? new Map();
+      let previous = -1;
+      for (const s of [...new Set(frames.filter((f) => f.ca === ca).map((f) => f.slot))].sort((a, b) => a - b)) {
+        const c = Math.max(-1, ...[...perPool.keys()].filter((x) => x <= s && x > previous));
+        if (c >= 0) changeOf.set(`${ca}:${s}`, perPool.get(c));
+        previous = s;
+      }
+    }
+    const delays = [];
+    let unattributed = 0;
+    for (const f of frames) {
+      const changedTime = changeOf.get(`${f.ca}:${f.slot}`);
+      if (changedTime === undefined) unattributed++;
+      else delays.push(f.at - changedTime);
+    }
+    const within = delays.filter((d) => d < slotMs).length;
+    if (!enough) line(`  ${n} subscriber(s)`, `only ${seen.size} distinct frames in 120 s (the token traded less than before)`);
+    line(`  processed price push delay after the pool changed (processed), ${sockets.length} subscriber(s)`, stats(delays));
+    line(`  within one slot (< ${slotMs} ms), ${sockets.length} subscriber(s)`, `${within}/${delays.length} frames (${delays.length ? ((100 * within) / delays.length).toFixed(1) : "-"}%); ${unattributed} frames without a change of their pool since the previous frame's slot and ${otherPool} priced from another pool (not counted)`);
+    await closeAll(sockets);
+  };
+  await measure(1);
+  await sleep(1000);
+  await measure(CLIENTS);
+  await closeAll([direct]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// 3. /ws live candles: receipt of a forming candle frame (subscribeCandle, 1s) minus the time its block's change of the
+//    token's pool was seen at processed and at confirmed on a direct localnet accountSubscribe, with 1 and CLIENTS
+//    subscribers (each its own socket, spread over keys: /ws caps a key's sockets per room shard).
+// ---------------------------------------------------------------------------------------------------------------------
+async function candlePhase() {
+  const { slot } = await getJson(`${LOCALNET_URL}/__localnet/status`);
+  const { trades } = await getJson(`${LOCALNET_URL}/__localnet/trades?from=${Math.max(1, slot - 100)}&to=${slot}`);
+  const onePool = new Set(world.tokens.filter((t) => t.pools.length === 1 && t.pools[0].kind !== "meteora-damm-v1").map((t) => t.mint));
+  const slotsOf = new Map();
+  for (const t of trades) if (!t.failed && onePool.has(t.baseMint) && !STABLE_OR_SOL.has(t.baseMint)) slotsOf.set(t.baseMint, (slotsOf.get(t.baseMint) ?? new Set()).add(t.slot));
+  // the busiest token alone: one forming candle per slot per subscriber, the fan-out the price and hub phases measure too
+  const mints = [...slotsOf].sort((a, b) => b[1].size - a[1].size).slice(0, 1).map(([m]) => m);
+  const poolOfMint = new Map(world.tokens.filter((t) => mints.includes(t.mint)).map((t) => [t.mint, t.pools[0].address]));
+  console.log(`-- /ws live candles: subscribeCandle (1s) of the busiest one-pool token; a forming candle's receipt minus the change of its pool in the candle's slot (direct localnet accountSubscribe)`);
+  const changedAt = { processed: new Map(), confirmed: new Map() }; // `${pool}:${slot}` → first notification time
+  const subKind = new Map();
+  const bySub = new Map();
+  const direct = await openSocket(LOCALNET_WS_URL, (text, at) => {
+    const m = JSON.parse(text);
+    if (m.method === "accountNotification") {
+      const [commitment, pool] = bySub.get(m.params.subscription) ?? [];
+      const k = `${pool}:${m.params.result.context.slot}`;
+      if (pool && !changedAt[commitment].has(k)) changedAt[commitment].set(k, at);
+    } else if (m.id !== undefined && subKind.has(m.id)) bySub.set(m.result, subKind.get(m.id));
+  });
+  let id = 0;
+  for (const pool of poolOfMint.values()) for (const commitment of ["processed", "confirmed"]) {
+    subKind.set(++id, [commitment, pool]);
+    direct.send(JSON.stringify({ jsonrpc: "2.0", id, method: "accountSubscribe", params: [pool, { commitment, encoding: "base64", dataSlice: { offset: 0, length: 0 } }] }));
+  }
+  await until(() => bySub.size === id, 5000);
+  const perKey = 20;
+  const { keys } = await getJson(`${CONTROL_URL}/__bench/api-keys?n=${Math.ceil(CLIENTS / perKey) + 1}`, { method: "POST" });
+  const measure = async (n) => {
+    const frames = []; // { at, ca, slot }
+    const seen = new Set(); // `${ca}:${slot}` of counted frames: kept as frames come, so the wait below is O(1) per poll
+    let startedAt = Infinity;
+    let acked = 0;
+    const sockets = [];
+    for (let i = 0; i < n; i += 100) {
+      const batch = await Promise.allSettled(Array.from({ length: Math.min(100, n - i) }, (_, k) =>
+        openSocket(`${WS_BASE}/ws?x-api-key=${keys[Math.floor((i + k) / perKey)]}`, (text, at) => {
+          if (text.includes('"type":"candle"')) {
+            // read by pattern, not JSON.parse: 1,000 sockets' frames go through this one client process
+            if (!text.includes('"closed":false') || at - startedAt <= 2000) return;
+            const ca = /"ca":"(\w+)"/.exec(text)?.[1];
+            const slot = Number(/"slot":(\d+)\}\}$/.exec(text)?.[1]);
+            frames.push({ at, ca, slot });
+            seen.add(`${ca}:${slot}`);
+          } else if (text.includes('"type":"subscribeCandle"')) acked++;
+        })));
+      for (const r of batch) if (r.status === "fulfilled") sockets.push(r.value);
+    }
+    startedAt = now();
+    sockets.forEach((ws) => ws.send(JSON.stringify({ method: "subscribeCandle", tokens: mints, interval: "1s" })));
+    if (!(await until(() => acked >= sockets.length, 30_000))) line(`  ${n} subscriber(s)`, `only ${acked}/${sockets.length} acks in 30 s`);
+    // the first 2 s are a warm-up (the tail starts at the tip); frames whose pool change was not seen are not counted
+    await until(() => seen.size >= PRICE_EVENTS, 120_000);
+    await sleep(1000);
+    const fromProcessed = [], fromConfirmed = [];
+    for (const f of frames.filter((x) => changedAt.processed.has(`${poolOfMint.get(x.ca)}:${x.slot}`))) {
+      const k = `${poolOfMint.get(f.ca)}:${f.slot}`;
+      fromProcessed.push(f.at - changedAt.processed.get(k));
+      if (changedAt.confirmed.has(k)) fromConfirmed.push(f.at - changedAt.confirmed.get(k));
+    }
+    line(`  candle push delay after the pool changed (processed), ${sockets.length} subscriber(s)`, stats(fromProcessed));
+    line(`  same, after that change was confirmed, ${sockets.length} subscriber(s)`, stats(fromConfirmed));
+    await closeAll(sockets);
+  };
+  await measure(1);
+  await sleep(1000);
+  await measure(CLIENTS);
+  await closeAll([direct]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// 4. Memory per idle connection: workerd RSS before and after IDLE authenticated /ws sockets (no subscription), and
 //    IDLE /rpc sockets (no subscription).
 // ---------------------------------------------------------------------------------------------------------------------
 async function memoryPhase() {
@@ -305,9 +498,9 @@ async function memoryPhase() {
   line("  after closing all of them", `RSS ${workerdRssMb().toFixed(1)} MB`);
 }
 
-// PHASES=hub,price,memory (default all) picks phases
-const only = (process.env.PHASES ?? "hub,price,memory").split(",");
-for (const [name, phase] of [["hub", hubPhase], ["price", pricePhase], ["memory", memoryPhase]].filter(([n]) => only.includes(n))) {
+// PHASES=hub,price,processed,candle,memory (default all) picks phases
+const only = (process.env.PHASES ?? "hub,price,processed,candle,memory").split(",");
+for (const [name, phase] of [["hub", hubPhase], ["price", pricePhase], ["processed", processedPhase], ["candle", candlePhase], ["memory", memoryPhase]].filter(([n]) => only.includes(n))) {
   try {
     await phase();
   } catch (err) {

@@ -1,6 +1,6 @@
 /**
  * CLI: `npm run localnet -- [--port P] [--ws-port W] [--seed S] [--slot-ms N] [--manual] [--latency-ms N] [--retain-slots N]
- * [--accounts DIR]...`
+ * [--accounts DIR]... [--extras]`
  * Starts the local Solana node stand-in, prints its URLs, and closes cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from "node:util";
@@ -17,6 +17,7 @@ const { values } = parseArgs({
     "latency-ms": { type: "string" },
     "retain-slots": { type: "string" },
     accounts: { type: "string", multiple: true },
+    extras: { type: "boolean" },
   },
 });
 
@@ -39,6 +40,7 @@ const localnet = await startLocalnet({
   latencyMs: integer("latency-ms", values["latency-ms"]),
   maxBlockSlots: integer("retain-slots", values["retain-slots"]),
   accountsDirs: values.accounts,
+  extras: values.extras,
 });
 
 const { loaded, skipped } = localnet.fixtures;

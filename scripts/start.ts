@@ -113,7 +113,8 @@ try {
   let devHosts = process.env.METADATA_DEV_HOSTS ?? "";
   if (!upstream) {
     const { startLocalnet } = await import("../localnet/src/server");
-    localnet = await startLocalnet({ port: localnetPort, wsPort: localnetWsPort, seed: Number(process.env.LOCALNET_SEED ?? 1) });
+    // the extras edition: every venue the service reads (LaunchLab, Whirlpool), other quote assets, quiet and later-opening pools
+    localnet = await startLocalnet({ port: localnetPort, wsPort: localnetWsPort, seed: Number(process.env.LOCALNET_SEED ?? 1), extras: true });
     upstream = localnet.rpcUrl;
     upstreamWs = localnet.wsUrl;
     devHosts = new URL(localnet.rpcUrl).host;

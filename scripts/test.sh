@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true WRANGLER_SEND_ERROR_REPORTS=false
 
 status=0
+test_started=$(date +%s)
 echo "== type check"
 npx tsc --noEmit || status=1
 npx tsc --noEmit -p localnet/tsconfig.json || status=1
@@ -20,54 +21,82 @@ grep -E "Total Upload|gzip" /tmp/deploy-dry-run.log || true
 [ -f dist/index.js ] && echo "dist/index.js gzipped: $(gzip -c dist/index.js | wc -c) bytes (limit 400000)"
 
 echo "== vitest"
-# Four phases, one after another (the machines have 2 cores): the node project (two files at a time); the worker
-# project as two lanes side by side, each its own vitest process with its own localnet (test/global-setup.ts), split by
-# expected time (test/lanes.ts); the worker files that time themselves against the clock, alone; the e2e project, one
-# file at a time (several measure latency). Each phase writes a blob report; they are merged into .vitest-report.json
-# for the count below.
-# Blobs alone in their folder: --merge-reports reads every file there. The lanes' console output goes beside it.
+# The machines have 2 cores. The e2e files mostly wait (on slots, sockets, npm start): they run as two lanes in the
+# background from the start, beside the node project (two files at a time) and then the worker project's two lanes
+# (each its own vitest process with its own localnet, test/global-setup.ts; split by expected time, test/lanes.ts).
+# The worker files that time themselves against the clock run last, alone. Each lane writes a blob report; they are
+# merged into .vitest-report.json for the count below. Blobs sit alone in their folder (--merge-reports reads every
+# file there); the lanes' console output goes beside it.
 reports=.vitest-reports/blobs
 logs=.vitest-reports
 rm -rf "$logs" .vitest-report.json
 mkdir -p "$reports"
 started=$(date +%s)
 phase() { echo "-- $1: $(( $(date +%s) - started )) s since the suite started"; }
+blobs=(node worker-alone)
 
-phase "node"
+# lane PROJECT NAME [vitest args…]: one vitest process in the background, its output to $logs/NAME.log
+lane() {
+  local project=$1 name=$2
+  shift 2
+  VITEST_LANE="$name" npx vitest run --project "$project" "$@" --reporter=default --reporter=blob --outputFile.blob="$reports/$name.blob" >"$logs/$name.log" 2>&1 &
+  pids+=($!)
+  names+=("$name")
+  blobs+=("$name")
+}
+# settle: waits for the lanes started since the last settle, then prints their output
+settle() {
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || status=1
+    echo "---- ${names[$i]}"
+    cat "$logs/${names[$i]}.log"
+  done
+  pids=()
+  names=()
+}
+
+# The e2e lanes serve the bundle made above instead of each bundling again (test/e2e/global-setup.ts).
+export E2E_WORKER_BUNDLE=dist
+e2e_lanes=2
+pids=()
+names=()
+for i in $(seq 1 $e2e_lanes); do lane e2e "e2e-$i" --shard="$i/$e2e_lanes"; done
+e2e_pids=("${pids[@]}")
+e2e_names=("${names[@]}")
+pids=()
+names=()
+
+phase "node (e2e lanes beside it)"
 npx vitest run --project node --reporter=default --reporter=blob --outputFile.blob="$reports/node.blob" || status=1
 
-phase "worker (2 lanes)"
-lanes=2
-pids=()
-for lane in $(seq 1 $lanes); do
-  npx vitest run --project worker --shard="$lane/$lanes" --reporter=default --reporter=blob --outputFile.blob="$reports/worker-$lane.blob" \
-    >"$logs/worker-$lane.log" 2>&1 &
-  pids+=($!)
-done
-for lane in $(seq 1 $lanes); do
-  wait "${pids[$((lane - 1))]}" || status=1
-  echo "---- worker lane $lane/$lanes"
-  cat "$logs/worker-$lane.log"
-done
+phase "worker (2 lanes, e2e beside them)"
+worker_lanes=2
+for i in $(seq 1 $worker_lanes); do lane worker "worker-$i" --shard="$i/$worker_lanes"; done
+settle
 
-# Files that time themselves against the wall clock run alone, with no lane beside them (test/lanes.ts ALONE_FILES).
+phase "e2e (waiting for its lanes)"
+pids=("${e2e_pids[@]}")
+names=("${e2e_names[@]}")
+settle
+
+# Files that time themselves against the wall clock run alone, with nothing beside them (test/lanes.ts ALONE_FILES).
 phase "worker (alone)"
 alone=$(npx tsx -e 'import("./test/lanes.ts").then((m) => console.log(m.ALONE_FILES.join(" ")))')
 npx vitest run --project worker $alone --reporter=default --reporter=blob --outputFile.blob="$reports/worker-alone.blob" || status=1
-
-phase "e2e"
-npx vitest run --project e2e --reporter=default --reporter=blob --outputFile.blob="$reports/e2e.blob" || status=1
 phase "done"
 
 npx vitest run --merge-reports="$reports" --reporter=json --outputFile.json=.vitest-report.json >/dev/null 2>&1 || true
 
 missing=0
-for blob in node worker-1 worker-2 worker-alone e2e; do
+for blob in "${blobs[@]}"; do
   [ -f "$reports/$blob.blob" ] || { echo "no report from $blob: it did not finish"; missing=$((missing + 1)); status=1; }
 done
 if [ -f .vitest-report.json ]; then
   # A suite that fails to load has no failed tests of its own, and a phase that died wrote no report: count both so the
   # line never reads "0 failed" on a red run.
+  # The failures again, last, where a reader of only the end of the output sees them.
+  node -e 'const r=require("./.vitest-report.json");for(const f of r.testResults||[]){const t=(f.assertionResults||[]).filter((a)=>a.status==="failed");if(f.status==="failed"&&!t.length)console.log("FAILED (file did not load) "+f.name.replace(process.cwd()+"/","")+": "+String(f.message||"").split("\n")[0].slice(0,300));for(const a of t)console.log("FAILED "+f.name.replace(process.cwd()+"/","")+" > "+a.fullName+": "+String((a.failureMessages||[])[0]||"").split("\n")[0].slice(0,300))}'
+  echo "npm test took $(( $(date +%s) - test_started )) s (type check, bundle and every test)"
   MISSING=$missing node -e 'const r=require("./.vitest-report.json");const f=(r.numFailedTests||r.numFailedTestSuites)+Number(process.env.MISSING);console.log(r.numPassedTests+" passed, "+f+" failed")'
 else
   echo "0 passed, 1 failed"

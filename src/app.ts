@@ -17,9 +17,10 @@ import { rpcRoutes } from "./routes/rpc";
 import { streamsOperations, streamsRoutes } from "./routes/streams";
 import { accountWebOperations, accountWebRoutes } from "./routes/account/account-web";
 import type { AppContext } from "./app-context";
+import { mcpOperation, mcpRoutes } from "./mcp/mcp-route";
 
 /** Every route the app serves, as `GET /openapi.json` documents it (test/unit/routes/openapi.test.ts checks none is missing). */
-export const operations = [...healthOperations, ...apiV1Operations, ...rpcOperations, ...streamsOperations, ...openApiOperations, ...accountWebOperations];
+export const operations = [...healthOperations, ...apiV1Operations, ...rpcOperations, ...streamsOperations, ...openApiOperations, ...accountWebOperations, mcpOperation];
 
 /**
  * The Hono app: request id → Server-Timing → URL/body caps → deadline → auth (per sub-app) → routes; one error path
@@ -53,6 +54,17 @@ export function buildApp() {
     }),
   );
   app.use("/api/*", requestDeadline(limits.requestDeadlineMs));
+  // MCP: each tool call is answered by this app as the REST request it stands for (metered there, not here).
+  app.use(
+    "/mcp",
+    bodyLimit({
+      maxSize: limits.maxMcpBodyBytes,
+      onError: () => {
+        throw new ApiError("PAYLOAD_TOO_LARGE", `Request body larger than ${limits.maxMcpBodyBytes} bytes`);
+      },
+    }),
+  );
+  app.route("/", mcpRoutes(operations, (request, env, ctx) => app.fetch(request, env, ctx)));
   app.use("/api/*", requireApiKey);
   app.use("/api/*", meteredRest(pricePaths));
   app.route("/", apiV1Routes);

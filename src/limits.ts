@@ -6,6 +6,8 @@ export const limits = {
   maxUrlLength: 8192,
   /** Largest REST request body (bytes). REST is GET-only; anything bigger is abuse. */
   maxRestBodyBytes: 1024,
+  /** MCP (`POST /mcp`): one JSON-RPC message; a tool call's arguments are a query's worth (≤ 100 mints), far under this. */
+  maxMcpBodyBytes: 64 * 1024,
   /** Largest JSON-RPC request body (bytes). */
   maxRpcBodyBytes: 50 * 1024,
   /** Most mints in one price request (plans may lower it). Also one getMultipleAccounts page. */
@@ -27,7 +29,10 @@ export const limits = {
   maxPubSubFrameBytes: 64 * 1024,
   /** Live plus requested subscriptions per client socket; kit's channel pool opens another socket past 100 (its default). */
   maxPubSubSubscriptionsPerSocket: 100,
-  /** Client requests held per socket while the upstream socket is still opening; one more is answered -32063. */
+  /**
+   * Pass-through requests held per socket while the upstream socket is still opening; one more is answered -32063.
+   * Subscribes wait too, bounded by the subscription cap (a client may open its whole set as it connects).
+   */
   maxPubSubQueuedFrames: 16,
   /** Requests per socket sent upstream and not yet answered (room for a full set of subscribes and their unsubscribes); one more is answered -32063. */
   maxPubSubInFlightRequests: 200,
@@ -43,8 +48,11 @@ export const limits = {
   upstreamBreakerFailureThreshold: 3,
   /** How long an open circuit refuses requests before one probe is let through (ms). */
   upstreamBreakerOpenMs: 10_000,
-  /** Longest we honour an upstream's Retry-After (ms): a hostile or buggy header must not park an upstream for hours. */
-  upstreamMaxCooldownMs: 30_000,
+  /**
+   * Longest we honour an upstream's Retry-After (ms): a hostile or buggy header must not park an upstream for hours. The
+   * same figure as the longest Retry-After we pass on (maxRetryAfterSeconds), so what a client is told is when we try again.
+   */
+  upstreamMaxCooldownMs: 60_000,
   /** Largest body sent upstream (bytes): Agave's MAX_REQUEST_BODY_SIZE. The node answers 413 above it, so a bigger one is refused here, unsent. */
   upstreamMaxRequestBytes: 50 * 1024,
   /**
@@ -101,6 +109,19 @@ export const limits = {
    * among a node's heavier calls.
    */
   solSupplyTtlMs: 10 * 60_000,
+  /**
+   * Distinct quote tokens (not SOL, USDC, USDT or a stake-pool LST) one cold price computation prices through their own
+   * pools. Each is one more candidate lookup and account read, done once for all of them; a 100-mint list of memecoins
+   * quoted in as many different memecoins is priced for the first 16 and told why for the rest.
+   */
+  maxQuoteHopMints: 16,
+  /**
+   * A quote token found to have no USD price of its own (all its pools quoted in other unpriced tokens, a cycle, no
+   * pool) is not looked at again for this long (ms): such tokens gain a SOL or USD pool rarely, and every price of a
+   * token that has a pool quoted in one would otherwise pay one more upstream read. A price found is kept only as long
+   * as a price record.
+   */
+  quoteHopMissTtlMs: 30_000,
   /** Pyth SOL/USD older than this (by publish time) falls back to the deepest SOL/USDC pool (s). */
   maxOracleAgeSeconds: 60,
   /** Metadata fetch: whole-request timeout (ms), body cap (bytes), redirects. */
@@ -152,6 +173,8 @@ export const limits = {
     /** retention: trades (per mint / per wallet pages), minute and hour buckets, the ingested-block guard, failure records */
     tradeRetentionMs: 2 * 3_600_000,
     minuteBucketRetentionMs: 48 * 3_600_000,
+    /** who traded each minute (distinct buyers/sellers of the stats windows): the longest window, 24 h, and an hour's margin */
+    walletMinuteRetentionMs: 25 * 3_600_000,
     hourBucketRetentionMs: 30 * 24 * 3_600_000,
     blockRetentionMs: 48 * 3_600_000,
     failureRetentionMs: 7 * 24 * 3_600_000,
@@ -220,12 +243,17 @@ export const limits = {
      */
     authSweepBatchRows: 5000,
   },
+  /**
+   * Programs whose address bytes PDA derivation keeps decoded (~40 B each): every venue program and the few others we
+   * derive under are ~20; a caller deriving under arbitrary programs clears the map at this size instead of growing it.
+   */
+  pdaProgramBytesEntries: 256,
   /** Every REST request answers within this (ms), else 504. Above one upstream attempt (5 s) with a retry, below Cloudflare's 100 s proxy limit. */
   requestDeadlineMs: 15_000,
   /** A task shared by the requests of an isolate (an identical price computation or account read) settles within this (ms). */
   sharedTaskDeadlineMs: 15_000,
   /**
-   * Byte budgets of the isolate-level caches (LRU). Together 50 MiB, under two fifths of a production isolate's 128 MB,
+   * Byte budgets of the isolate-level caches (LRU). Together 60 MiB, under half of a production isolate's 128 MB,
    * so a stream of never-seen mints cannot take the isolate down. Entries are estimated (see isolate/bounded-cache.ts).
    */
   isolateCacheBudgets: {
@@ -237,6 +265,8 @@ export const limits = {
     relatedOfPool: 4 * 1024 * 1024,
     /** registry rows per mint, kept `registryMemoMs` */
     registryMemo: 4 * 1024 * 1024,
+    /** pool-scan outcomes per mint (~30 B a miss, ~170 B a found pool), kept `poolScan.missTtlMs` → ~30,000 misses */
+    poolScanMemo: 1024 * 1024,
     /** overview parts: token profiles (with off-chain JSON ≤ 64 KiB), holder figures, market records */
     overviewProfiles: 8 * 1024 * 1024,
     overviewHolders: 4 * 1024 * 1024,
@@ -248,6 +278,14 @@ export const limits = {
     addressBytes: 1024 * 1024,
     /** the incinerator's ATAs per mint (two addresses, ~100 bytes) → ~10,000 mints */
     burnAccounts: 1024 * 1024,
+    /** USD values of quote tokens reached in one hop (~250 B each with their reasons) → ~1,000 quote tokens */
+    quoteHops: 256 * 1024,
+    /**
+     * security reports (~4 KiB each → ~500 mints) and holder censuses (~300 bytes per owner held: a census of more
+     * than ~28,000 owners is larger than the budget and is kept by the Cache API only)
+     */
+    securityReports: 2 * 1024 * 1024,
+    holderCensuses: 8 * 1024 * 1024,
   },
   /** How long a mint's registry rows are reused before D1 is asked again (ms): a newly registered pool is used within this. */
   registryMemoMs: 5000,
@@ -257,6 +295,28 @@ export const limits = {
    * that asked before (issue 12). A miss costs one D1 read per mint per isolate per this.
    */
   registryMissMemoMs: 1000,
+  /**
+   * Pools found on first ask (pool-registry/pool-scan.ts): a mint with no registered pool is scanned with
+   * getProgramAccounts, 17 calls (one per kind and mint field: pool-scan.ts `scanCallsPerMint`), sent as one JSON-RPC batch, one attempt.
+   * getProgramAccounts is a heavy call at providers (Helius bills it 10 credits, 10× a standard call; QuickNode caps it
+   * at 3 requests/s beside the plan's limits), so one scan is ~170 Helius credits and the scans are capped per isolate.
+   */
+  poolScan: {
+    /** Scans in flight at once per isolate: 2 × 17 calls stays within a provider's few-per-second getProgramAccounts limit. */
+    maxConcurrent: 2,
+    /** Scans started per isolate per minute: 10 × 17 = 170 calls a minute (~2.8/s, under QuickNode's 3/s). Beyond it, derived pools only. */
+    perMinute: 10,
+    /** A mint with no pool is not scanned again for this long (ms): the chain tail registers pools created since within seconds. */
+    missTtlMs: 15 * 60_000,
+    /** Pools found are reused this long (ms) while D1 takes them (the registry serves them after, with its own memo). */
+    hitTtlMs: 60_000,
+    /** A second ask of a mint whose scan runs waits for it at most this long (ms); the upstream's own timeouts end the scan before. */
+    waitMs: 10_000,
+    /** How often such a waiter looks at the running scan's outcome (ms). */
+    pollMs: 20,
+    /** Largest answer of one scan batch (bytes): ~150 B a pool with a 64-byte slice → ~7,000 pools; more means a quote-like mint. */
+    answerCapBytes: 1024 * 1024,
+  },
 
   // ---- trade index reads (routes/trend.ts, routes/trades.ts, routes/ohlcv.ts) ----
   /** Trend: `hour` 1..24 (the cron keeps one precomputed row per window hour, migrations/0002 `trend_windows`). */
@@ -265,6 +325,13 @@ export const limits = {
   trendMaxLimit: 100,
   /** Trend: how long an answer (per hour and limit) is reused from the Cache API (s); the cron rewrites rows about once a minute. */
   trendCacheSeconds: 5,
+  /** Stats: mints per request, as many as a price list (every window of every mint is one D1 batch of 8 statements). */
+  statsMaxMints: 100,
+  /**
+   * Price history: the largest `time` (unix seconds) accepted, 2^32 − 1 (the year 2106). A larger value is milliseconds
+   * by mistake, refused (400) rather than read as a moment 50,000 years ahead.
+   */
+  maxHistoryUnixSeconds: 4_294_967_295,
   /** Trades: page size 1..100, 50 when not given. */
   tradesMaxLimit: 100,
   tradesDefaultLimit: 50,
@@ -277,6 +344,59 @@ export const limits = {
    * within the Workers 10 ms CPU budget.
    */
   ohlcvMaxBucketRows: 5000,
+  /**
+   * OHLCV 1s: candles of the last hour only, read from the stored trades (kept two hours, tradeIngest.tradeRetentionMs);
+   * Codex keeps 1-second candles for a day, but a day of seconds is 86,400 candles and minute candles serve it better.
+   */
+  ohlcvSecondCandlesWindowSeconds: 3600,
+  /** OHLCV 1s: trade rows read per request, at most (the same read budget as `ohlcvMaxBucketRows`); the oldest second of a cut read is left out. */
+  ohlcvMaxTradeRows: 5000,
+
+  // ---- token safety and holders (src/security, routes/security.ts and routes/holders.ts; docs/security.md) ----
+  security: {
+    /** How long a security report and a holder census are reused (ms): the overview's holder figures age the same way. */
+    reportTtlMs: 30_000,
+    /**
+     * Sniper window: a buy in the creation slot or in the next `sniperWindowSlots` slots (~1.2 s of mainnet at 400 ms
+     * a slot) is a sniper's. Bots that buy on the create's own notification land within one or two slots.
+     */
+    sniperWindowSlots: 3,
+    /** Buyers of a launch whose balances are read back (their associated accounts, one getMultipleAccounts page). */
+    maxLaunchBuyersRead: 100,
+    /** Trades of one mint read to find its launch buyers and its creator's trades (one D1 query each, indexed). */
+    maxLaunchTrades: 2_000,
+    /**
+     * Byte budget of the holder scan (one getProgramAccounts sliced to owner + amount, ~130 bytes of JSON per token
+     * account): 16 MiB is ~120,000 accounts, the upstream answer cap of getProgramAccounts. Past it the census says
+     * `partial` and falls back to the 20 largest accounts.
+     */
+    holderScanMaxBytes: 16 * 1024 * 1024,
+    /** The scan's own time budget (ms): under the request deadline, so a slow scan degrades instead of timing out. */
+    holderScanTimeoutMs: 8_000,
+    /** LP accounts read for a pool's LP mint: the 20 largest (getTokenLargestAccounts) and their owners. */
+    lpOwnersRead: 20,
+    /**
+     * Byte budget of the scan of a pool's positions (one getProgramAccounts sliced to what decides the figures: DAMM v2
+     * 160 bytes, ~340 bytes of JSON a position, 4 MiB ≈ 12,000 positions; Raydium CLMM 88 bytes ≈ 20,000; Orca
+     * Whirlpool 56 bytes ≈ 25,000 (its LockConfig scan, 32 bytes, the same budget); Meteora DLMM 1,152 bytes (owner
+     * and 70 bin shares, ~1.7 KB of JSON) ≈ 2,400 (its lock_release_point scan, 8 bytes, the same budget)), far above the few dozen a launch pool has. Past it the position
+     * figures are left out, saying why.
+     */
+    positionsScanMaxBytes: 4 * 1024 * 1024,
+    /** The position scan's own time budget (ms), under the request deadline like the holder scan's. */
+    positionsScanTimeoutMs: 5_000,
+    /**
+     * Positions whose holder is read: the 20 with the most (unlocked) liquidity. DAMM v2: their NFT accounts, one
+     * getMultipleAccounts page. Raydium CLMM and Orca Whirlpool: their NFT mints (one page), then one
+     * getTokenLargestAccounts per NFT still in supply (≤ 20 small calls, in parallel), the NFT accounts and their
+     * owners (one page each). Meteora DLMM: their owners (one page). A launch pool has a handful of positions; in a
+     * busy pool the rest can only add withdrawable liquidity, and the answer names them as unseen.
+     */
+    positionHoldersRead: 20,
+  },
+  /** Holders page: 1..100 owners, 50 when not given. */
+  holdersMaxLimit: 100,
+  holdersDefaultLimit: 50,
 
   // ---- pubsub hub (pubsub/pubsub-hub.ts: one Durable Object, one upstream PubSub socket, shared subscriptions) ----
   /**
@@ -437,4 +557,17 @@ export const limits = {
     /** The meter writes its accumulated usage to D1 this often (ms): one batch, never a write per request. */
     flushMs: 10_000,
   },
+  /**
+   * Exact quotes (GET /api/v1/quote). A walk reads this many tick arrays (Raydium CLMM: 60 ticks × spacing each) or
+   * bin arrays (Meteora DLMM: 70 bins each) from the current one in the swap's direction, one batched read: ten arrays
+   * are the walk the CPU budget is measured on (bench), and a swap that needs more answers 422 with the depth read.
+   */
+  quoteWalkArrays: 10,
+  /** Slippage a quote's minimum received may be asked for, in basis points: 0 to 100 % (the default when absent: 50 = 0.5 %). */
+  maxQuoteSlippageBps: 10_000,
+  defaultQuoteSlippageBps: 50,
+  /** Decimal places a `usd` amount may carry: cents and below to a millionth (USDC's and USDT's own precision). */
+  maxUsdAmountDecimals: 6,
+  /** Exact-output sizes (a buy in tokens, a sell in SOL or USD) search the exact-input swap: at most this many steps (u64 halves in 64). */
+  maxQuoteSearchSteps: 70,
 } as const;

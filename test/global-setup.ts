@@ -19,7 +19,9 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const net = await startLocalnet({ port: 0, wsPort: 0, slotMs: 0, seed: 7, accountsDirs: MAINNET_ACCOUNT_DIRS });
+  // The extras edition: Raydium LaunchLab and Orca Whirlpool pools, pools quoted in JitoSOL / USD1 / a memecoin, quiet
+  // non-derivable pools, pools that open later and multi-signer swaps (localnet/src/world/world-extras.ts).
+  const net = await startLocalnet({ port: 0, wsPort: 0, slotMs: 0, seed: 7, accountsDirs: MAINNET_ACCOUNT_DIRS, extras: true });
   // Slot 0 is genesis, where fixture accounts may still stand over the world's (the world re-asserts its own on the
   // first slot): every suite starts from slot 1, whichever file happens to run first.
   await net.advance(1);

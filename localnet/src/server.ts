@@ -41,6 +41,8 @@ export interface LocalnetOptions {
   maxBlockSlots?: number;
   /** The token world; by default `createWorld` from ./world/index.ts. */
   world?: World;
+  /** The default world's extras edition (`--extras`; world/world-extras.ts). Default off. */
+  extras?: boolean;
 }
 
 export interface Localnet {
@@ -125,6 +127,11 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
 
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => send(res, 503, "starting");
   const http = createServer((req, res) => handler(req, res));
+  // Idle keep-alive connections stay open a minute, as RPC nodes behind their proxies keep them: with Node's default
+  // 5 s a client reusing a connection just as the server drops it gets "fetch failed" (seen after a large answer on a
+  // loaded machine).
+  http.keepAliveTimeout = 60_000;
+  http.headersTimeout = 65_000;
   const wsHttp = createServer((_req, res) => send(res, 426, "Upgrade Required", { connection: "close" }));
   // Tracked so close() can drop keep-alive and held (fault "timeout") connections instead of waiting for them.
   const track = (socket: Socket) => {
@@ -149,7 +156,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   let world: World;
   let fixtures: ReturnType<typeof loadFixtureAccounts>;
   try {
-    world = options.world ?? createWorld({ seed, metadataBaseUrl: rpcUrl });
+    world = options.world ?? createWorld({ seed, metadataBaseUrl: rpcUrl, extras: options.extras ?? false });
     fixtures = loadFixtureAccounts(options.accountsDirs ?? []);
     ledger.genesis(world, fixtures.accounts);
   } catch (err) {

@@ -7,39 +7,33 @@ import path from "node:path";
  *
  * Wrangler reads `.dev.vars` when it exists and `.env`/`.env.local` otherwise, unless `--env-file` is given, in
  * which case it reads exactly those files (in order, later ones winning) and expands `$NAME` references in them.
- * So:
- * - no `.dev.vars`, `.env` or `.env.local` in the project: we create `.dev.vars` (gitignored) and delete it after;
- * - otherwise the user's own files are left untouched: ours goes to `.wrangler/` (gitignored) and wrangler gets
- *   `--env-file <their files> --env-file <ours>`. A user's `.dev.vars` is then read as an env file, so `$NAME` in
- *   it is expanded for this run (wrangler's own `.dev.vars` reading does not expand).
- * A `.dev.vars` that starts with {@link GENERATED_MARKER} is a leftover of a run that was killed: it is replaced.
+ * Ours always goes to `.wrangler/start-<pid>.env` (gitignored), after the user's own files: wrangler gets
+ * `--env-file <their files> --env-file <ours>`. A shared `.dev.vars` would not do: wrangler dev reloads the worker when
+ * it changes, so a second `npm start` of the same checkout (another port) writing or removing it would cut the first
+ * one's connections and restart it without its vars. A user's `.dev.vars` is read as an env file, so `$NAME` in it is
+ * expanded for this run (wrangler's own `.dev.vars` reading does not expand).
+ * A `.dev.vars` that starts with {@link GENERATED_MARKER} is a leftover of an older version's run: it is removed.
  */
 export const GENERATED_MARKER = "# Written by npm start (scripts/start.ts) for one wrangler dev run and deleted when it stops.";
 
 export interface DevVarsFile {
   /** Where the vars were written. */
   path: string;
-  /** Extra `wrangler dev` arguments (empty when the file is `.dev.vars` itself). */
+  /** The `wrangler dev` arguments that load them (and the user's own files first). */
   wranglerArgs: string[];
   /** Removes the file if it is still ours; idempotent, synchronous (safe in a process `exit` handler). */
   cleanup(): void;
 }
 
-export function writeDevVars(projectRoot: string, vars: Record<string, string>): DevVarsFile {
+export function writeDevVars(projectRoot: string, vars: Record<string, string>, runId: string | number = process.pid): DevVarsFile {
   const devVars = path.join(projectRoot, ".dev.vars");
   if (isGenerated(devVars)) rmSync(devVars, { force: true });
   const userFiles = existsSync(devVars)
     ? [devVars]
     : [".env", ".env.local"].map((name) => path.join(projectRoot, name)).filter((file) => existsSync(file));
-
-  if (userFiles.length === 0) {
-    const text = render(vars, false);
-    writePrivate(devVars, text);
-    return { path: devVars, wranglerArgs: [], cleanup: () => removeIfOurs(devVars, text) };
-  }
   const dir = path.join(projectRoot, ".wrangler");
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `start-${process.pid}.env`);
+  const file = path.join(dir, `start-${runId}.env`);
   rmSync(file, { force: true });
   const text = render(vars, true);
   writePrivate(file, text);
@@ -84,9 +78,9 @@ function isGenerated(file: string): boolean {
 }
 
 /**
- * Removes the file only if it still holds what this run wrote: a run that stops late (its exit after the next run
- * started) must not delete the next run's `.dev.vars`, which wrangler dev would answer by reloading the worker without
- * its vars. The vars include the run's nonce, so two runs never write the same text.
+ * Removes the file only if it still holds what this run wrote: a run that stops late (its exit after the next run of
+ * the same pid started) must not delete the next run's file, which wrangler dev would answer by reloading the worker
+ * without its vars. The vars include the run's nonce, so two runs never write the same text.
  */
 function removeIfOurs(file: string, text: string): void {
   try {

@@ -14,6 +14,8 @@ export const errorStatus = {
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
+  /** Well-formed but not answerable on the state read (a quote larger than the liquidity read). */
+  UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   UPSTREAM_UNAVAILABLE: 503,

@@ -44,7 +44,7 @@ export const jsonRpcCodes = {
  * |        |                           |      | send is over its cap `upstreamMaxRequestBytes` (not sent; `data.maxBytes`)   |
  * | -32061 | FRAME_TOO_LARGE           | —    | WebSocket (PubSub) frame over `maxPubSubFrameBytes` (64 KiB); `data.maxBytes` |
  * | -32062 | TOO_MANY_SUBSCRIPTIONS    | —    | subscribe past `maxPubSubSubscriptionsPerSocket` on one socket; `data.max`   |
- * | -32063 | TOO_MANY_PENDING_REQUESTS | —    | PubSub requests waiting for the upstream socket to open (`maxPubSubQueuedFrames`) |
+ * | -32063 | TOO_MANY_PENDING_REQUESTS | —    | PubSub pass-through requests waiting for the socket to open (`maxPubSubQueuedFrames`) |
  * |        |                           |      | or for its answer (`maxPubSubInFlightRequests`) at their cap; `data.max`     |
  * | -32064 | RATE_LIMITED              | 429  | the account's plan rate limit (docs/accounts.md); `data.retryAfterSeconds`    |
  * | -32065 | CREDITS_EXHAUSTED         | 402  | the account's credits for the month are used up; `data.creditsRemaining`     |

@@ -53,6 +53,8 @@ export interface HolderReadOptions {
   /** Whether a full getProgramAccounts scan may replace the largest-accounts read (see the module comment). */
   allowScan: boolean;
   requestId?: string;
+  /** The scan's byte and time budgets (the token-safety census sets them; past them the upstream call fails with a defined error). */
+  scanBudget?: { maxAnswerBytes: number; timeoutMs: number };
 }
 
 /** Round trips 2 and 3: holdings, then owner classification, then the summary. */
@@ -80,20 +82,22 @@ export async function readHoldersSummary(rpc: AccountRpc, largest: readonly Addr
   });
 }
 
-async function readLargestHoldings(rpc: AccountRpc, largest: readonly Address[], options: HolderReadOptions): Promise<TokenHolding[]> {
+/** The token accounts among `largest` still of the mint, read back for their owners and amounts. */
+export async function readLargestHoldings(rpc: AccountRpc, largest: readonly Address[], options: Pick<HolderReadOptions, "mint" | "requestId">): Promise<TokenHolding[]> {
   if (largest.length === 0) return [];
   const read = await readAccounts(rpc, largest, { requestId: options.requestId });
   return largest.flatMap((account) => readTokenHolding(account, read.accounts.get(account), options.mint) ?? []);
 }
 
-async function scanHoldings(rpc: AccountRpc, options: HolderReadOptions): Promise<TokenHolding[]> {
+/** Every token account of the mint, sliced to owner + amount, in one getProgramAccounts (see the module comment for its cost). */
+export async function scanHoldings(rpc: AccountRpc, options: Pick<HolderReadOptions, "mint" | "tokenProgram" | "requestId" | "scanBudget">): Promise<TokenHolding[]> {
   const filters: unknown[] = [{ memcmp: { offset: 0, bytes: options.mint } }];
   if (options.tokenProgram === TOKEN_PROGRAM_ADDRESS) filters.push({ dataSize: TOKEN_ACCOUNT_SIZE });
   else if (options.tokenProgram !== TOKEN_2022_PROGRAM_ADDRESS) throw new Error(`not a token program: ${options.tokenProgram}`);
   const { result } = await rpc.call<unknown>(
     "getProgramAccounts",
     [options.tokenProgram, { encoding: "base64", commitment: "confirmed", dataSlice: TOKEN_ACCOUNT_OWNER_AMOUNT_SLICE, filters }],
-    { idempotent: true, requestId: options.requestId },
+    { idempotent: true, requestId: options.requestId, ...options.scanBudget },
   );
   const parsed = scanSchema.safeParse(result);
   if (!parsed.success) throw new UpstreamError("bad-response", "getProgramAccounts answer has an unexpected shape");

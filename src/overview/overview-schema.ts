@@ -4,6 +4,7 @@
  * `holdersExact` (whether those figures are provably exact) and `transferFee` (Token-2022). Integers and decimals are strings so no precision is lost in JSON.
  */
 import { z } from "zod/mini";
+import { priceReceiptSchema } from "../pricing/price-receipt-schema";
 
 import { dexNames } from "../venues/pool-kinds";
 
@@ -83,6 +84,8 @@ export const tokenOverviewSchema = z.object({
   priceInSol: z.nullable(decimalString),
   priceInUsd: z.nullable(decimalString),
   marketCap: z.nullable(decimalString),
+  /** Only with `receipt=true`: the receipt of the price fields (null when no venue prices the token), as the price routes give it. */
+  priceReceipt: z.optional(z.nullable(priceReceiptSchema)),
   holders: z.array(holderEntrySchema),
   /** True when the top-N figures provably equal those over every token account of the mint (docs/overview.md). */
   holdersExact: z.boolean(),

@@ -52,6 +52,8 @@ export interface OverviewDeps {
   /** When the request must answer: bounds waits on price work shared with other requests. */
   deadline?: Deadline;
   now?: () => number;
+  /** Add the price fields' receipt (`priceReceipt`): the market part is then priced with its receipt, past the market cache. */
+  receipt?: boolean;
 }
 
 /** The cached, slowly changing part of an overview. */
@@ -91,7 +93,9 @@ async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOv
   const [cachedProfile, cachedHolders, cachedMarket] = await Promise.all([
     deps.caches.profile.get(mint, now()),
     deps.caches.holders.get(mint, now()),
-    deps.caches.market.get(mint, now()),
+    // A receipt describes the record it comes with: the market part is then asked of the price service, which caches
+    // records with receipts apart (plain market parts never carry one).
+    deps.receipt ? Promise.resolve(undefined) : deps.caches.market.get(mint, now()),
   ]);
   const batcher = new RoundTripBatcher(deps.upstream, deps.requestId);
   const market = cachedMarket !== undefined ? Promise.resolve(cachedMarket) : priceMarket(deps, mint, batcher, now);
@@ -106,7 +110,8 @@ async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOv
     batcher.finish();
   }
   const [profile, record] = await Promise.all([parts.profile, market]);
-  return assemble(mint, profile, parts.holders, record);
+  const overview = assemble(mint, profile, parts.holders, record);
+  return deps.receipt ? { ...overview, priceReceipt: record?.receipt ?? null } : overview;
 }
 
 /**
@@ -114,11 +119,12 @@ async function buildOverview(deps: OverviewDeps, mint: Address): Promise<TokenOv
  * venue prices it — an answer, cached like a price. An outage is not: it fails the overview.
  */
 async function priceMarket(deps: OverviewDeps, mint: Address, batcher: RoundTripBatcher, now: () => number): Promise<PriceRecord | null> {
-  const outcomes = await deps.prices.price([mint], { rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil, deadline: deps.deadline });
+  const caller = { rpc: batcher.passenger, requestId: deps.requestId, waitUntil: deps.waitUntil, deadline: deps.deadline };
+  const outcomes = await deps.prices.price([mint], caller, { receipt: deps.receipt });
   const outcome = outcomes.get(mint);
   if (outcome && !outcome.ok && outcome.error.status >= 500) throw outcome.error;
   const record = outcome?.ok ? outcome.record : null;
-  if (deps.priceTtlMs > 0) deps.caches.market.put(mint, record, deps.priceTtlMs, now(), deps.waitUntil);
+  if (deps.priceTtlMs > 0 && !deps.receipt) deps.caches.market.put(mint, record, deps.priceTtlMs, now(), deps.waitUntil);
   return record;
 }
 

@@ -27,6 +27,11 @@ export class PriceCache {
     private readonly cache: Cache | undefined = typeof caches === "undefined" ? undefined : caches.default,
   ) {}
 
+  /** How long an entry stays fresh (ms): what is computed beside a record (a quote token's hop) is kept as long. */
+  get ttl(): number {
+    return this.ttlMs;
+  }
+
   /** Forgets the isolate level (shared by every PriceCache of the isolate); the Cache API keeps its entries. */
   clearLocal(): void {
     l1.clear();
@@ -65,8 +70,12 @@ export class PriceCache {
     return entry && now - entry.storedAt < this.maxStaleMs ? { ...entry.record, stale: true } : undefined;
   }
 
-  /** Stores in both levels; the Cache API write is handed to `waitUntil` so it never delays the answer. */
+  /**
+   * Stores in both levels; the Cache API write is handed to `waitUntil` so it never delays the answer. A cache with no
+   * TTL and no stale window (`new PriceCache(0, 0)`) keeps nothing.
+   */
   put(key: string, record: PriceRecord, waitUntil: (p: Promise<unknown>) => void, now = Date.now()): void {
+    if (this.ttlMs <= 0 && this.maxStaleMs <= 0) return;
     const entry: CachedPrice = { record, storedAt: now };
     remember(key, entry);
     if (!this.cache) return;

@@ -1,23 +1,12 @@
 import { z } from "zod/mini";
-import { dexNames, type DexName } from "../venues/pool-kinds";
+import { dexNames } from "../venues/pool-kinds";
+import { priceReceiptSchema } from "./price-receipt-schema";
 
-/** Venue path words of the spec → the venue they mean. */
-export const venueIds = ["venue-a", "venue-b", "venue-c", "venue-d"] as const;
-export type VenueId = (typeof venueIds)[number];
-
-export const venueOfDex: Record<DexName, VenueId> = {
-  pumpfun: "venue-a",
-  "raydium-amm-v4": "venue-b",
-  "raydium-cpmm": "venue-b",
-  "raydium-clmm": "venue-b",
-  "meteora-dlmm": "venue-c",
-  "meteora-damm-v1": "venue-c",
-  "meteora-damm-v2": "venue-c",
-  "meteora-dbc": "venue-c",
-  pumpswap: "venue-d",
-};
+/** Venue path words of the price API; the kinds each one routes to are in the venue list (venues/venue-list.ts). */
+export type { VenueId } from "../venues/pool-kinds";
 
 const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
+const quotePriceSourcePattern = /^(fixed-usd|sol-usd:(pyth|pool)|(stake-pool|pool):[1-9A-HJ-NP-Za-km-z]{32,44})$/;
 
 /** One price as the API returns it. Decimal strings keep full precision; `updatedAt` is unix ms of the chain read. */
 export const priceRecordSchema = z.object({
@@ -29,6 +18,15 @@ export const priceRecordSchema = z.object({
   pool: z.string(),
   poolType: z.string(),
   liquidityUsd: decimalString,
+  /** The mint the chosen pool quotes the token in (wSOL, USDC, USDT, or any token with a price of its own). */
+  quoteMint: z.string(),
+  /**
+   * How that quote's USD value was found: `fixed-usd` (USDC, USDT: $1 by definition), `sol-usd:pyth` / `sol-usd:pool`
+   * (SOL, from the oracle or the deepest SOL/USD-stable pool), `stake-pool:<account>` (a liquid-staking token at its
+   * stake pool's exchange rate × SOL/USD) or `pool:<address>` (any other token, at its own deepest SOL- or USD-quoted
+   * pool: one hop, never more).
+   */
+  quotePriceSource: z.string().check(z.regex(quotePriceSourcePattern)),
   slot: z.number(),
   updatedAt: z.number(),
   curveProgress: z.optional(decimalString),
@@ -36,6 +34,8 @@ export const priceRecordSchema = z.object({
   stale: z.optional(z.boolean()),
   /** Only on a pool named with `poolId` whose liquidity is under the floor automatic routing uses (`limits.minPoolLiquidityUsd`). */
   belowLiquidityFloor: z.optional(z.boolean()),
+  /** Only with `receipt=true`: where the price came from, to check it against the chain (docs/api.md, Receipts). */
+  receipt: z.optional(priceReceiptSchema),
 });
 export type PriceRecord = z.infer<typeof priceRecordSchema>;
 

@@ -13,6 +13,7 @@ import { derivedCandidates, registryCandidates } from "./pool-candidates";
 import { pickBest, quoteUsd } from "./pool-choice";
 import { readAndEvaluate } from "./pool-evaluation";
 import type { PriceDeps } from "./price-query";
+import { capturePoolRead, type PoolRead } from "./price-receipt";
 
 export interface SolUsdPrice {
   /** USD per SOL, exact: price × 10^exponent */
@@ -48,6 +49,8 @@ export interface SolUsd {
   price: Ratio;
   source: "pyth" | "pool";
   publishTime?: number;
+  /** the pool it came from (source "pool"), with the accounts read, for receipts */
+  read?: PoolRead;
 }
 
 /**
@@ -70,15 +73,17 @@ let poolSolUsd: { value: SolUsd; until: number } | undefined;
 
 /** SOL/USD from the deepest SOL/USDC (or USDT) pool, when the oracle is stale. Remembered `limits.solUsdFromPoolsMemoMs`. */
 export async function solUsdFromPools(deps: PriceDeps, now: number): Promise<SolUsd | undefined> {
-  if (poolSolUsd && poolSolUsd.until > now) return poolSolUsd.value;
+  if (poolSolUsd && poolSolUsd.until > now && deps.commitment === undefined) return poolSolUsd.value;
   const registered = await registryCandidates(deps.db, [WSOL_MINT], now);
   const candidates = [...(await derivedCandidates(WSOL_MINT, deps)), ...(registered.get(WSOL_MINT) ?? [])];
-  const { evaluations } = await readAndEvaluate(deps, [WSOL_MINT], new Map([[WSOL_MINT, candidates]]), poolAdapters, []);
+  const { evaluations, lookup, slotOf } = await readAndEvaluate(deps, [WSOL_MINT], new Map([[WSOL_MINT, candidates]]), poolAdapters, []);
   const usdQuoted = (evaluations[0]?.priced ?? []).filter((p) => quoteUsd(p.price.quoteMint, ratio(1n)) && p.price.quoteMint !== WSOL_MINT);
   // The SOL price passed in only orders pools by their USD depth, which for USD-quoted pools does not depend on it.
   const { best } = pickBest(usdQuoted, ratio(1n), 9);
   if (!best) return undefined;
-  const value: SolUsd = { price: best.priceUsd, source: "pool" };
-  poolSolUsd = { value, until: now + limits.solUsdFromPoolsMemoMs };
+  // The accounts behind it are kept with it (a pool and two vaults, bytes already read): a receipt shows them.
+  const value: SolUsd = { price: best.priceUsd, source: "pool", read: capturePoolRead(best, WSOL_MINT, evaluations[0]?.mintInfo, lookup, slotOf) };
+  // a processed read is not remembered for the confirmed readers
+  if (deps.commitment === undefined) poolSolUsd = { value, until: now + limits.solUsdFromPoolsMemoMs };
   return value;
 }

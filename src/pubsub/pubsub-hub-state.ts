@@ -212,7 +212,9 @@ export class PubSubHubState<C> {
     }
     const waitingForNode = client.waiting + client.forwarded;
     if (waitingForNode >= limits.maxPubSubInFlightRequests) return this.refuse(client, idJson, tooManyPendingRequests(limits.maxPubSubInFlightRequests));
-    if (!this.upstreamOpen && waitingForNode >= limits.maxPubSubQueuedFrames) return this.refuse(client, idJson, tooManyPendingRequests(limits.maxPubSubQueuedFrames));
+    // While the upstream socket opens, pass-through requests wait as frames (capped here); subscribes wait as topic
+    // waiters, already bounded by the subscription cap: a client opening its full set on connect is not refused.
+    if (!this.upstreamOpen && !read.subscribe && client.forwarded >= limits.maxPubSubQueuedFrames) return this.refuse(client, idJson, tooManyPendingRequests(limits.maxPubSubQueuedFrames));
 
     if (read.subscribe) {
       const refusal = client.owner === undefined ? undefined : this.io.admitSubscribe?.(client.owner);

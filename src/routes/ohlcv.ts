@@ -10,15 +10,15 @@ import { integerParam } from "./openapi/query-params";
 import { parseSingleMint } from "./params";
 
 /**
- * GET /api/v1/ohlcv?ca=<mint>&interval=…: candles of one mint from the trade index's minute and hour buckets, oldest
- * first (docs/api.md#ohlcv). A mint never traded has no candles (200, not 404).
+ * GET /api/v1/ohlcv?ca=<mint>&interval=…: candles of one mint from the trade index's minute and hour buckets (1s: its
+ * stored trades, the last hour), oldest first (docs/api.md#ohlcv). A mint never traded has no candles (200, not 404).
  */
 const bonk = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
 
 const ohlcvQuery = z.object({
   ca: z.string().register(z.globalRegistry, { description: "One mint address.", examples: [bonk] }),
   interval: z.enum(ohlcvIntervalNames).register(z.globalRegistry, {
-    description: "Candle size. 1m, 5m, 15m come from minute buckets, 1h, 4h, 1d from hour buckets; candles start on multiples of the interval (UTC; 1d at 00:00 UTC).",
+    description: `Candle size. 1s comes from the stored trades and covers the last ${limits.ohlcvSecondCandlesWindowSeconds / 3600} hour only (older seconds are not answered); 1m, 5m, 15m come from minute buckets, 1h, 4h, 1d from hour buckets; candles start on multiples of the interval (UTC; 1d at 00:00 UTC).`,
     examples: ["1h"],
   }),
   from: z.optional(integerParam(0, Number.MAX_SAFE_INTEGER, "Earliest candle start, unix seconds (inclusive); none: as far back as `limit` reaches.", "1763942400")),
@@ -49,11 +49,12 @@ const ohlcvOperation: Operation = {
   method: "get",
   path: "/api/v1/ohlcv",
   operationId: "ohlcv",
-  summary: "OHLCV candles of a mint (1m to 1d), in USD or SOL",
+  summary: "OHLCV candles of a mint (1s to 1d), in USD or SOL",
   description:
     "Built from the trade index's per-mint buckets: open of the earliest trade, close of the latest, high/low the extremes, `volume` buys + sells in the currency, " +
     "`volumeBase` the same in the token. Prices are null in a candle whose trades had no price in that currency. " +
-    `At most ${limits.ohlcvMaxBucketRows} buckets are read per request, so 15m and 1d answers with a large limit may hold fewer candles (the oldest are left out).`,
+    `At most ${limits.ohlcvMaxBucketRows} buckets are read per request, so 15m and 1d answers with a large limit may hold fewer candles (the oldest are left out). ` +
+    `1s candles are kept for the last ${limits.ohlcvSecondCandlesWindowSeconds / 3600} hour and built from at most ${limits.ohlcvMaxTradeRows} trades per request (the newest); the same candles stream live on /ws (\`subscribeCandle\`).`,
   tags: ["trades"],
   authenticated: true,
   query: ohlcvQuery,
@@ -101,6 +102,7 @@ export const ohlcvRoutes = new Hono<AppContext>().get(ohlcvOperation.path, valid
     to: query.to ?? Math.floor(Date.now() / 1000),
     limit: query.limit ?? limits.ohlcvDefaultLimit,
     fillEmpty: query.fillEmpty === "true",
+    now: Math.floor(Date.now() / 1000),
   });
   return c.json(answer);
 });

@@ -6,6 +6,9 @@ import { tokenOverviewSchema } from "../overview/overview-schema";
 import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
 import { fetchTokenOverview } from "../overview/overview-service";
 import { parseSingleMint } from "./params";
+import { fetchSecurityReport } from "../security/security-service";
+import { securityReportSchema } from "../security/security-schema";
+import { securityDepsOf } from "./security-deps";
 
 /**
  * GET /api/v1/overview?ca=<mint>: the token overview (SPEC.md "Token overview", docs/overview.md).
@@ -13,7 +16,19 @@ import { parseSingleMint } from "./params";
  */
 const overviewQuery = z.object({
   ca: z.string().register(z.globalRegistry, { description: "One mint address (a comma list is refused here).", examples: ["DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"] }),
+  risk: z.optional(
+    z.enum(["true", "false"]).register(z.globalRegistry, { description: "`true` adds `risk`: the token's security report, as GET /api/v1/security answers it.", examples: ["true"] }),
+  ),
+  receipt: z.optional(
+    z.enum(["true", "false"]).register(z.globalRegistry, {
+      description: "`true` adds `priceReceipt`: the receipt of the price fields (`dex`, `priceInSol`, `priceInUsd`, `marketCap`) as the price routes give it with `receipt=true`, or null when no venue prices the token (see the guide, Receipts).",
+      examples: ["true"],
+    }),
+  ),
 });
+
+/** The overview, and with `risk=true` the security report beside it. */
+const overviewAnswerSchema = z.object({ ...tokenOverviewSchema.shape, risk: z.optional(securityReportSchema) });
 
 const bonk = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
 const overviewExample = {
@@ -52,16 +67,19 @@ const overviewOperation: Operation = {
   path: "/api/v1/overview",
   operationId: "overview",
   summary: "Token profile: metadata, authorities, top holders, price",
-  description: "The token overview plus `holders`, `holdersExact`, `circulatingSupply` and `transferFee` ([guide](/guide/overview.md)).",
+  description:
+    "The token overview plus `holders`, `holdersExact`, `circulatingSupply` and `transferFee` ([guide](/guide/overview.md)); with `risk=true`, " +
+    "`risk`: the security report ([guide](/guide/security.md)).",
   tags: ["overview"],
   authenticated: true,
   query: overviewQuery,
   responses: {
-    200: { description: "The token overview", schema: named("TokenOverview", tokenOverviewSchema), examples: { bonk: { summary: "A Raydium-priced token", value: overviewExample } } },
-    400: errorResponse("BAD_REQUEST", "`ca` missing, malformed, or a list", {
+    200: { description: "The token overview", schema: named("TokenOverview", overviewAnswerSchema), examples: { bonk: { summary: "A Raydium-priced token", value: overviewExample } } },
+    400: errorResponse("BAD_REQUEST", "`ca` missing, malformed, or a list; `risk` other than true or false", {
       missingCa: "Missing required query parameter: ca",
       badCa: 'Invalid base58 address in ca: "not-base58!"',
       list: "ca takes one mint address on this endpoint",
+      badRisk: 'Invalid query parameter risk: expected one of "true"|"false"',
     }),
     401: restErrors[401],
     404: errorResponse("NOT_FOUND", "`ca` is no account, or not an (initialized) token mint", {
@@ -77,8 +95,12 @@ const overviewOperation: Operation = {
 };
 
 export const overviewRoutes = new Hono<AppContext>().get(overviewOperation.path, validQuery(overviewQuery), async (c) => {
-  const mint = parseSingleMint(c.req.valid("query").ca);
+  const query = c.req.valid("query");
+  const mint = parseSingleMint(query.ca);
   const { config, upstream, prices, overviewCaches } = c.get("services");
+  // The report runs beside the overview (its reads share nothing with it but the price service's cache).
+  const risk = query.risk === "true" ? fetchSecurityReport(securityDepsOf(c), mint) : undefined;
+  risk?.catch(() => undefined);
   const overview = await fetchTokenOverview(
     {
       upstream,
@@ -90,9 +112,10 @@ export const overviewRoutes = new Hono<AppContext>().get(overviewOperation.path,
       waitUntil: (p) => c.executionCtx.waitUntil(p),
       requestId: c.get("requestId"),
       deadline: c.get("deadline"),
+      receipt: query.receipt === "true",
     },
     mint,
   );
-  return c.json(overview);
+  return c.json(risk ? { ...overview, risk: await risk } : overview);
 });
 export const overviewOperations = [overviewOperation];

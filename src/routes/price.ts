@@ -7,6 +7,14 @@ import { errorResponse, named, restErrors, validQuery, type Operation } from "./
 import { limits } from "../limits";
 import type { PriceOutcome, PriceService } from "../pricing/price-service";
 import { failedItemJson, listJson, pricedItemJson, priceRecordJson, priceRecordSchema, type VenueId } from "../pricing/price-record";
+import { readWindowStats, type MintStats, type StatsWindowName } from "../stats/window-stats";
+
+const changeSchema = z.nullable(z.number());
+/** What `changes=true` appends to a record. */
+const priceChangesSchema = z.object({ change5m: changeSchema, change1h: changeSchema, change6h: changeSchema, change24h: changeSchema });
+type PriceChanges = z.infer<typeof priceChangesSchema>;
+/** A price record as this route answers it: the service's record, with its changes when asked. */
+const answeredRecordSchema = z.extend(priceRecordSchema, { ...z.partial(priceChangesSchema).shape });
 
 /**
  * GET /api/v1/price (auto-routed) and /api/v1/venue-a … venue-d (one venue), with friendly aliases.
@@ -27,7 +35,7 @@ const venueAliases: Record<string, VenueId> = {
  * The warm path: every mint fresh in this isolate's cache → the answer is assembled from cached JSON text, with no
  * upstream client, no promises and no re-serialisation. Anything else goes through the price service.
  */
-function warmAnswer(prices: PriceService, items: CaItem[], query: { venue?: VenueId; poolId?: Address }, isList: boolean): string | undefined {
+function warmAnswer(prices: PriceService, items: CaItem[], query: { venue?: VenueId; poolId?: Address; receipt?: boolean }, isList: boolean): string | undefined {
   const now = Date.now();
   if (!isList) return prices.freshJson(query, items[0]!.mint!, now);
   const parts: string[] = [];
@@ -49,31 +57,52 @@ async function answer(c: Context<AppContext>, query: PriceQuery, venue: VenueId 
   const isList = raw.includes(",");
   const poolParam = query.poolId;
   const poolId = poolParam === undefined || poolParam === "" ? undefined : parseAddress(poolParam.trim(), "poolId");
+  const receipt = query.receipt === "true";
+  const changes = query.changes === "true";
   const { prices } = c.get("services");
-  const warm = warmAnswer(prices, items, { venue, poolId }, isList);
-  if (warm !== undefined) return c.body(warm, 200, { "content-type": "application/json" });
+  // The warm path answers cached JSON as it is; changes are appended to records, so they take the path below.
+  if (!changes) {
+    const warm = warmAnswer(prices, items, { venue, poolId, receipt }, isList);
+    if (warm !== undefined) return c.body(warm, 200, { "content-type": "application/json" });
+  }
   const mints = items.flatMap((item) => (item.mint ? [item.mint] : []));
+  // Changes come from the trade index (D1), read beside the prices, never through the price cache.
+  const windows = changes ? readWindowStats(c.env.DB, [...new Set(mints)]) : undefined;
+  windows?.catch(() => undefined); // awaited below unless pricing fails first
   const outcomes = await prices.price(
     mints,
     { waitUntil: (p) => c.executionCtx.waitUntil(p), requestId: c.get("requestId"), deadline: c.get("deadline"), timings: c.get("timings") },
-    { venue, poolId },
+    { venue, poolId, receipt },
   );
+  const stats = await windows;
+  const withChanges = (mint: Address, recordJson: string) => (stats ? appendChanges(recordJson, changesOf(stats.get(mint))) : recordJson);
   const json = { "content-type": "application/json" };
   if (!isList) {
     const only = outcomes.get(mints[0] as Address)!;
     if (!only.ok) throw only.error;
-    return c.body(priceRecordJson(only.record), 200, json);
+    return c.body(withChanges(only.record.ca as Address, priceRecordJson(only.record)), 200, json);
   }
   const priced = mints.map((mint) => outcomes.get(mint)!);
   // Nothing to show but an outage: say so with the outage's status rather than a 200 of failures.
   const failures = priced.filter((o): o is Extract<PriceOutcome, { ok: false }> => !o.ok);
   if (mints.length === items.length && failures.length === priced.length && failures.every((f) => f.error.status >= 500)) throw failures[0]!.error;
-  return c.body(listJson(items.map((item) => listItemJson(item, item.mint ? outcomes.get(item.mint)! : undefined))), 200, json);
+  return c.body(listJson(items.map((item) => listItemJson(item, item.mint ? outcomes.get(item.mint)! : undefined, withChanges))), 200, json);
 }
 
-function listItemJson(item: CaItem, outcome: PriceOutcome | undefined): string {
-  if (outcome?.ok) return pricedItemJson(priceRecordJson(outcome.record));
+function listItemJson(item: CaItem, outcome: PriceOutcome | undefined, withChanges: (mint: Address, recordJson: string) => string): string {
+  if (outcome?.ok) return pricedItemJson(withChanges(item.mint!, priceRecordJson(outcome.record)));
   return failedItemJson(item.ca, outcome?.error ?? item.error!);
+}
+
+/** The `changeN` fields of a record: each stats window's change between its first and last priced trade (stats/window-stats.ts). */
+function changesOf(stats: MintStats | undefined): PriceChanges {
+  const change = (name: StatsWindowName) => stats?.[name].priceChangePercent ?? null;
+  return { change5m: change("5m"), change1h: change("1h"), change6h: change("6h"), change24h: change("24h") };
+}
+
+/** A record's JSON with its changes appended inside the object (a record is never empty), as list items get `success`. */
+function appendChanges(recordJson: string, changes: PriceChanges): string {
+  return `${recordJson.slice(0, -1)},${JSON.stringify(changes).slice(1)}`;
 }
 
 // ---- The routes, described once: validation, types and their part of GET /openapi.json. ----
@@ -90,17 +119,31 @@ const priceQuery = z.object({
       examples: ["Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW"],
     }),
   ),
+  receipt: z.optional(
+    z.enum(["true", "false"]).register(z.globalRegistry, {
+      description:
+        "`true` adds `receipt`: the slot, every account the price was computed from (address, owner, SHA-256 of its data, the decoded fields used), the formula and the program version it follows, and the SOL/USD source with its accounts — enough to recompute the price with `getMultipleAccounts` (see the guide, Receipts).",
+      examples: ["true"],
+    }),
+  ),
+  changes: z.optional(
+    z.enum(["true", "false"]).register(z.globalRegistry, {
+      description:
+        "`true` adds `change5m`, `change1h`, `change6h` and `change24h`: the USD price change in percent over each window, from the trade index (as GET /api/v1/stats computes it; null when the window holds no priced trade).",
+      examples: ["true"],
+    }),
+  ),
 });
 type PriceQuery = z.output<typeof priceQuery>;
 
 const listItemSchema = named(
   "PriceListItem",
   z.union([
-    z.extend(priceRecordSchema, { success: z.literal(true) }),
+    z.extend(answeredRecordSchema, { success: z.literal(true) }),
     z.object({ ca: z.string(), success: z.literal(false), error: z.object({ code: z.number(), message: z.string() }) }),
   ]),
 );
-const priceAnswerSchema = named("PriceAnswer", z.union([named("PriceRecord", priceRecordSchema), z.array(listItemSchema)]));
+const priceAnswerSchema = named("PriceAnswer", z.union([named("PriceRecord", answeredRecordSchema), z.array(listItemSchema)]));
 
 const bonk = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
 const bonkRecord = {
@@ -112,6 +155,8 @@ const bonkRecord = {
   pool: "Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW",
   poolType: "raydium-clmm",
   liquidityUsd: "1938234.72611309",
+  quoteMint: "So11111111111111111111111111111111111111112",
+  quotePriceSource: "sol-usd:pyth",
   slot: 381204117,
   updatedAt: 1764000000000,
 };
@@ -124,6 +169,8 @@ const pumpRecord = {
   pool: "5xEqqY2gZsB7Zr5ExUQkX7KHd1qVrrAQWjiG9uYgm9M6",
   poolType: "pump-bonding-curve",
   liquidityUsd: "1201.93471522",
+  quoteMint: "So11111111111111111111111111111111111111112",
+  quotePriceSource: "sol-usd:pyth",
   slot: 381204117,
   updatedAt: 1764000000000,
   curveProgress: "8.41",

@@ -68,7 +68,9 @@ const wsOperation: Operation = {
     "CoinVera-compatible stream protocol with per-subscription `seq` and `resume` ([streams guide](/guide/streams.md)). The key (header `x-api-key`, " +
     "`Authorization: Bearer`, or query `x-api-key`) is checked before the upgrade when it is given there; without one, " +
     'the first message must be `{"apiKey":"..."}` within ' +
-    `${limits.streams.authTimeoutMs / 1000} s (else close 1008). Frames at most ${limits.streams.maxFrameBytes} bytes.`,
+    `${limits.streams.authTimeoutMs / 1000} s (else close 1008). Frames at most ${limits.streams.maxFrameBytes} bytes. ` +
+    '`subscribePrice` may ask `"commitment":"processed"`: prices read from processed state, within about a slot of the change; a processed block ' +
+    "can still be dropped by the cluster, and then a `correction` event retracts its price events and the confirmed record follows.",
   tags: ["streams"],
   // Not required at the HTTP level: a socket may be upgraded without a key and present it in its first message. A key
   // in a header or the query (any of the three forms) is checked before the upgrade: a bad one is the 401 below.

@@ -12,7 +12,7 @@ import { integerParam } from "./openapi/query-params";
  * briefly cached). Both parameters are required; out of range or not an integer → 400 naming it (docs/api.md#trend).
  */
 const trendQuery = z.object({
-  hour: integerParam(1, limits.trendMaxHour, "Look-back window in hours, ending at the last ingested minute.", "6"),
+  hour: integerParam(1, limits.trendMaxHour, "Look-back window in hours, ending at the last block the index holds.", "6"),
   limit: integerParam(1, limits.trendMaxLimit, "Most tokens returned, best first.", "10"),
 });
 
@@ -31,14 +31,14 @@ const trendOperation: Operation = {
   operationId: "trend",
   summary: "Trending tokens: the most bought tokens of the last `hour` hours",
   description:
-    "Ranked by `buy_volume_usd`, descending. Windows are rolling, ending at the last ingested minute; wSOL and the dollar stablecoins (USDC, USDT, USD1, PYUSD) are left out. " +
+    "Ranked by `buy_volume_usd`, descending. Windows are rolling, ending at the last block the index holds (`slot`, at `updatedAt`): the whole minutes before that block's minute and that minute up to it; wSOL and the dollar stablecoins (USDC, USDT, USD1, PYUSD) are left out. " +
     "Before the first ingest the answer has no ranks and `slot` / `updatedAt` are null. See the [guide](/guide/api.md) (Trend).",
   tags: ["trend"],
   authenticated: true,
   query: trendQuery,
   responses: {
     200: {
-      description: "Rank keys `0`, `1`, … in order, `hour` and `limit` as asked, `updatedAt` (when the window was computed) and `slot` (the last ingested slot it ends at)",
+      description: "Rank keys `0`, `1`, … in order, `hour` and `limit` as asked, `slot` (the last ingested slot, where the window ends) and `updatedAt` (the block time of `slot`)",
       schema: named("TrendResult", trendAnswerSchema),
       examples: {
         ranked: {

@@ -34,13 +34,14 @@ const fromBase64 = (text: string): Uint8Array => {
   const buf = Buffer.from(text, "base64");
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 };
-/** How a read is sent: traced with `requestId`. */
+/** How a read is sent: traced with `requestId`; at `commitment` (default confirmed). */
 export interface ReadOptions {
   requestId?: string;
+  commitment?: "confirmed" | "processed";
 }
 
 /**
- * Reads accounts with `getMultipleAccounts` (base64, confirmed): ≤100 addresses per call, and the calls of one read
+ * Reads accounts with `getMultipleAccounts` (base64, confirmed unless asked): ≤100 addresses per call, and the calls of one read
  * sent together as a JSON-RPC batch (≤ `maxCallsPerBatch` per HTTP request) — so a cold price is one upstream round trip.
  *
  * Reads are never shared between requests here: the price computations that make them are (pricing/price-service.ts),
@@ -48,15 +49,15 @@ export interface ReadOptions {
  * `waitUntil` from the second request's context ("Cannot perform I/O on behalf of a different request").
  */
 export async function readAccounts(rpc: AccountRpc, addresses: readonly Address[], options: ReadOptions = {}): Promise<AccountSnapshot> {
-  return readAll(rpc, [...new Set(addresses)], options.requestId);
+  return readAll(rpc, [...new Set(addresses)], options.requestId, options.commitment ?? "confirmed");
 }
 
-async function readAll(rpc: AccountRpc, addresses: Address[], requestId?: string): Promise<AccountSnapshot> {
+async function readAll(rpc: AccountRpc, addresses: Address[], requestId: string | undefined, commitment: "confirmed" | "processed"): Promise<AccountSnapshot> {
   const pages: Address[][] = [];
   for (let i = 0; i < addresses.length; i += limits.maxAccountsPerCall) pages.push(addresses.slice(i, i + limits.maxAccountsPerCall));
   const batches: Address[][][] = [];
   for (let i = 0; i < pages.length; i += limits.maxCallsPerBatch) batches.push(pages.slice(i, i + limits.maxCallsPerBatch));
-  const results = (await Promise.all(batches.map((batch) => readBatch(rpc, batch, requestId)))).flat();
+  const results = (await Promise.all(batches.map((batch) => readBatch(rpc, batch, requestId, commitment)))).flat();
 
   const accounts = new Map<Address, RawAccount | null>();
   let slot = Number.MAX_SAFE_INTEGER;
@@ -72,10 +73,9 @@ async function readAll(rpc: AccountRpc, addresses: Address[], requestId?: string
   return { accounts, slot: pages.length ? slot : 0, requests: rpc.callRaw ? batches.length : pages.length };
 }
 
-const config = { encoding: "base64", commitment: "confirmed" } as const;
-
-async function readBatch(rpc: AccountRpc, pages: Address[][], requestId?: string): Promise<GmaResult[]> {
+async function readBatch(rpc: AccountRpc, pages: Address[][], requestId: string | undefined, commitment: "confirmed" | "processed"): Promise<GmaResult[]> {
   const options = { requestId, idempotent: true };
+  const config = { encoding: "base64", commitment };
   if (pages.length === 1 || !rpc.callRaw) {
     return Promise.all(pages.map(async (page) => parseResult((await rpc.call<unknown>("getMultipleAccounts", [page, config], options)).result)));
   }

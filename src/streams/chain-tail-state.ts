@@ -7,8 +7,10 @@
  * drives it with plain values.
  */
 import { limits } from "../limits";
-import { eventsForRoom, priceTopic } from "./stream-event-builders";
-import { topicPattern, type StreamEvent } from "./stream-events";
+import type { PriceRecord } from "../pricing/price-record";
+import { CandleBook } from "./candle-book";
+import { eventsForRoom, marketOf, priceTopic } from "./stream-event-builders";
+import { topicOf, topicPattern, type StreamEvent } from "./stream-events";
 
 /** Where a run starts, from the stored cursor and the chain's confirmed tip. */
 export type RunStart =
@@ -26,6 +28,14 @@ export type TopicsVerdict =
 
 /** Wait before the next attempt after `failures` failures in a row: doubling from `retryMinMs` up to `retryMaxMs`. */
 export const backoffMs = (failures: number) => Math.min(limits.chainTail.retryMaxMs, limits.chainTail.retryMinMs * 2 ** Math.max(0, failures - 1));
+
+/** The mints of `price@processed:<mint>` topics. */
+function addressesOfProcessed(topics: Iterable<string>): Set<string> {
+  const prefix = topicOf("price", "", "processed");
+  const out = new Set<string>();
+  for (const t of topics) if (t.startsWith(prefix)) out.add(t.slice(prefix.length));
+  return out;
+}
 
 /** Whether an upstream PubSub frame is a slot notification (read only when small: `maxSlotNotificationBytes`). */
 export function isSlotNotification(data: unknown): boolean {
@@ -47,6 +57,18 @@ export class ChainTailState {
   /** the upstream slot socket's failures in a row (its backoff) and when it was last tried */
   private socketFailures = 0;
   private socketTriedAt = 0;
+  /** the live candles of the mints some room wants (`candle:<mint>` topics) */
+  readonly candles = new CandleBook();
+  /** Per mint followed at processed, the market (`marketOf`) of the last record pushed. */
+  private readonly processedMarket = new Map<string, string>();
+  /** Processed slots whose price events went out and that the confirmed chain has not settled yet: slot → mints. */
+  private readonly processedSlots = new Map<number, Set<string>>();
+  /** The last position taken on the processed output (publish-position.ts): positions only go up. */
+  private processedLast: { slot: number; part: 0 | 1 } | null = null;
+  /** The confirmed chain as the runs read it: its blocks from `confirmedFrom` up to `confirmedThrough` (recent ones). */
+  private readonly confirmedBlocks = new Set<number>();
+  private confirmedFrom = -1;
+  private confirmedThrough = -1;
 
   /** Rooms as stored (a tail object that starts again). */
   load(stored: Iterable<readonly [string, readonly string[]]>): void {
@@ -218,10 +240,93 @@ export class ChainTailState {
     return out;
   }
 
+  // ---- processed ----
+
+  /** The mints some room follows at processed (`price@processed:<mint>` topics). */
+  processedMints(): string[] {
+    return [...addressesOfProcessed(this.wanted())];
+  }
+
+  /**
+   * Of records read at processed (one read: one slot), those whose market moved since the last one pushed (a mint
+   * followed afresh: its first record). Returns them with the slot of the publish, or null when nothing goes out: no
+   * change, a slot at or below the last processed position (the next read publishes it), or a slot the confirmed chain
+   * already passed without it (read from a dropped fork). The slot is remembered until the confirmed chain settles it.
+   */
+  newProcessedPrices(records: readonly PriceRecord[]): { slot: number; records: PriceRecord[] } | null {
+    const followed = addressesOfProcessed(this.wanted());
+    for (const mint of this.processedMarket.keys()) if (!followed.has(mint)) this.processedMarket.delete(mint);
+    if (records.length === 0) return null;
+    const slot = Math.max(...records.map((r) => r.slot));
+    if (this.processedLast !== null && slot <= this.processedLast.slot) return null;
+    const settled = slot <= this.confirmedThrough && slot >= this.confirmedFrom;
+    if (settled && !this.confirmedBlocks.has(slot)) return null;
+    const out = records.filter((r) => followed.has(r.ca) && this.processedMarket.get(r.ca) !== marketOf(r));
+    if (out.length === 0) return null;
+    for (const r of out) this.processedMarket.set(r.ca, marketOf(r));
+    this.processedLast = { slot, part: 0 };
+    if (!settled) {
+      this.processedSlots.set(slot, new Set(out.map((r) => r.ca)));
+      // bounded: a slot the confirmed chain never reaches (the tail stopped reading) is let go
+      for (const old of this.processedSlots.keys()) if (old < slot - limits.chainTail.maxCatchUpSlots) this.processedSlots.delete(old);
+    }
+    return { slot, records: out };
+  }
+
+  /**
+   * The confirmed chain's blocks in `from..tip` (getBlocks' answer): the processed slots it settles. Returns those it
+   * passed without a block — dropped by the cluster — with the mints whose events they retract (still followed).
+   * Slots it cannot judge (before the first range read since a restart or a skip) are let go.
+   */
+  settleProcessed(blocks: readonly number[], from: number, tip: number): { slot: number; mints: string[] }[] {
+    if (from !== this.confirmedThrough + 1) {
+      this.confirmedBlocks.clear();
+      this.confirmedFrom = from;
+    }
+    for (const b of blocks) if (b >= from && b <= tip) this.confirmedBlocks.add(b);
+    this.confirmedThrough = Math.max(this.confirmedThrough, tip);
+    const keepFrom = tip - limits.chainTail.maxCatchUpSlots;
+    for (const b of this.confirmedBlocks) if (b < keepFrom) this.confirmedBlocks.delete(b);
+    this.confirmedFrom = Math.max(this.confirmedFrom, keepFrom);
+    const followed = addressesOfProcessed(this.wanted());
+    const dropped: { slot: number; mints: string[] }[] = [];
+    for (const [slot, mints] of [...this.processedSlots].sort((a, b) => a[0] - b[0])) {
+      if (slot > tip) continue;
+      this.processedSlots.delete(slot);
+      if (slot < this.confirmedFrom || this.confirmedBlocks.has(slot)) continue;
+      const still = [...mints].filter((m) => followed.has(m));
+      if (still.length > 0) dropped.push({ slot, mints: still });
+    }
+    return dropped;
+  }
+
+  /**
+   * The position of a publish of corrections on the processed output (after everything published there), and what the
+   * mints' records now are: the confirmed records sent after the corrections (the next processed read is compared to them).
+   */
+  correctionsPublished(records: readonly PriceRecord[]): { slot: number; part: 1 } {
+    for (const r of records) this.processedMarket.set(r.ca, marketOf(r));
+    const last = this.processedLast;
+    const slot = last === null ? 0 : last.part === 0 ? last.slot : last.slot + 1;
+    this.processedLast = { slot, part: 1 };
+    return { slot, part: 1 };
+  }
+
+  /** The confirmed chain is read afresh (a restart at the tip, or slots skipped): what it settled before says nothing now. */
+  confirmedRestarted(): void {
+    this.confirmedBlocks.clear();
+    this.confirmedFrom = -1;
+    this.confirmedThrough = -1;
+    this.processedSlots.clear();
+  }
+
   /** Idle: what belonged to the last run goes (a restart begins afresh at the tip). */
   private forgetRun(): void {
     this.faults = 0;
+    this.candles.follow(new Set());
     this.pricedAtSlot.clear();
     this.publishFailures.clear();
+    this.processedMarket.clear();
+    this.confirmedRestarted();
   }
 }

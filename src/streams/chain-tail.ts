@@ -1,7 +1,7 @@
 /**
  * The chain tail: one Durable Object (the rooms reach it as `CHAIN_TAIL.idFromName(chainTailName)`, stream-room.ts) that
  * follows the chain at `confirmed` and feeds the /ws rooms with the events of their topics (stream-events.ts), one
- * publish per block per room, blocks in slot order. It works only while some room has topics: the last room leaving
+ * publish per block per room, blocks in slot order. Live candles are folded here from the blocks read (candle-book.ts). It works only while some room has topics: the last room leaving
  * stops the alarm loop (and the slot socket); the first one after that starts it again at the tip (no replay).
  *
  * Live source: an alarm loop. Each run asks `getSlot` (confirmed), then `getBlocks(cursor + 1, tip)` and reads the next
@@ -21,6 +21,14 @@
  *
  * Idle: when the last room unregisters (or is dropped), the slot socket is closed and the alarm deleted at once; nothing
  * runs or logs until a room registers a topic again, which starts the loop (and the socket) live at the tip.
+ *
+ * Processed prices (`price@processed:<mint>` topics, docs/streams.md#processed-commitment): on every new slot (the slot
+ * socket's notification, else each run of the loop) the mints some room follows at processed are priced from their
+ * accounts read at `processed` (the price service's processed side: one batched read, no cache) and a record whose
+ * market moved goes out at once, on the tail's second output (publish-position.ts `stream: "processed"`). Blocks
+ * themselves cannot be read at processed (getBlock refuses it), so trades and the rest stay confirmed. Each run's
+ * `getBlocks` then settles the processed slots published: one the confirmed chain passed without a block was dropped
+ * by the cluster, and its mints get a correction event, then their confirmed record.
  *
  * This file is the thin Durable Object shell: every decision (rooms and topics, where a run starts, which blocks it
  * reads, backoff, idle, which rooms an event goes to, which prices are new, dropping a failing room) is made by
@@ -48,7 +56,7 @@ import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../solana/well-known";
 import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
 import type { StoredBlock } from "../trades/trade-store";
 import { ChainTailState, isSlotNotification } from "./chain-tail-state";
-import { blockEvents, gapEvent, mintsToPrice, priceEvents } from "./stream-event-builders";
+import { addressesOf, blockEvents, correctionEvent, gapEvent, mintsToPrice, priceEvents, processedPriceEvents } from "./stream-event-builders";
 import type { StreamEvent, StreamEventSink, TopicRegistry } from "./stream-events";
 import { newEpoch, type PublishPosition } from "./publish-position";
 
@@ -67,6 +75,13 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
   /** the upstream `slotSubscribe` socket (null: none open), and whether one is being opened */
   private slotSocket: WebSocket | null = null;
   private slotSocketOpening = false;
+  /** the order of the processed output's positions: one per object life (a restarted tail starts a new one) */
+  private readonly processedEpoch = newEpoch();
+  /** the processed reads in progress (null: none), and whether a new slot came meanwhile (one more read follows at once) */
+  private processedLoop: Promise<void> | null = null;
+  private processedAgain = false;
+  /** the processed output's last publish: the next one starts after it */
+  private processedOutput: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -97,12 +112,16 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
       log("info", { event: "tail-started", room });
     }
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+    // a mint newly followed at processed gets its first record now, not at the next slot
+    void this.readProcessed();
   }
 
   /** The loop: one run, then the next alarm (at once when behind, `pollMs` when caught up, backoff after a fault). */
   override async alarm(): Promise<void> {
     if (this.state.idle) return this.goIdle();
     this.openSlotSocket();
+    // without a slot socket, each run is the processed prices' chance to see a new slot
+    if (this.slotSocket === null) void this.readProcessed();
     this.state.runStarted();
     let next: number | null;
     try {
@@ -144,7 +163,9 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
           return;
         }
         ws.addEventListener("message", (m) => {
-          if (isSlotNotification(m.data)) this.wake();
+          if (!isSlotNotification(m.data)) return;
+          // the processed prices first: the confirmed run (a block read and parsed) would hold the thread they need
+          void this.readProcessed().finally(() => this.wake());
         });
         const lost = (why: string) => () => {
           if (this.slotSocket !== ws) return;
@@ -186,6 +207,9 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     if (start.kind === "restart") {
       // A cursor set afresh starts a new order of publish positions (a restarted cluster's slots may begin lower).
       this.epoch = newEpoch();
+      this.state.confirmedRestarted();
+      // slots before the new cursor were not read: candles forming now may lack trades
+      this.state.candles.skipped();
       await this.ctx.storage.put({ cursor: start.cursor, epoch: this.epoch });
       return false;
     }
@@ -199,6 +223,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     if (cursor >= tip) return false;
 
     const { result: slots } = await upstream.call<number[]>("getBlocks", [cursor + 1, tip, { commitment: "confirmed" }], { idempotent: true });
+    await this.publishCorrections(this.state.settleProcessed(slots, cursor + 1, tip));
     const { page, more } = this.state.page(slots, cursor, tip);
     if (page.length === 0) {
       await this.ctx.storage.put("cursor", tip);
@@ -243,6 +268,9 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     let events: StreamEvent[];
     try {
       events = blockEvents(block, raw, wanted);
+      // the block's candles after its trades: the candles it closed, then those it moved
+      this.state.candles.follow(addressesOf(wanted, "candle"));
+      events.push(...this.state.candles.block(block.slot, block.blockTime, block.trades));
     } catch (err) {
       // a reader bug on one block must not stall every room: logged and skipped like an unparsable block
       log("error", { event: "block-skipped", slot: block.slot, reason: `events: ${messageOf(err)}` });
@@ -258,6 +286,72 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
       const records = this.state.newPrices(await this.prices(toPrice, block.slot), wanted);
       await this.publishAll(priceEvents(block.slot, records), { epoch: this.epoch!, slot: block.slot, part: 1 });
     }
+  }
+
+  /**
+   * A new slot upstream: the processed prices are read now, or right after the read in progress. Settles when no read
+   * is left to do; never rejects (a failed read is logged; the next slot reads again).
+   */
+  private readProcessed(): Promise<void> {
+    if (this.processedLoop !== null) {
+      this.processedAgain = true;
+      return this.processedLoop;
+    }
+    if (this.state.processedMints().length === 0) return Promise.resolve();
+    this.processedLoop = (async () => {
+      try {
+        do {
+          this.processedAgain = false;
+          await this.publishProcessed();
+        } while (this.processedAgain && !this.state.idle);
+      } catch (err) {
+        log("warn", { event: "processed-read-failed", error: messageOf(err) });
+      } finally {
+        this.processedLoop = null;
+      }
+    })();
+    return this.processedLoop;
+  }
+
+  /** Prices the mints followed at processed, from accounts read at processed; publishes the records whose market moved. */
+  private async publishProcessed(): Promise<void> {
+    const mints = this.state.processedMints() as Address[];
+    if (mints.length === 0) return;
+    const outcomes = await this.priceService().processed.price(mints, this.priceCaller);
+    const records: PriceRecord[] = [];
+    for (const mint of mints) {
+      const outcome = outcomes.get(mint);
+      if (outcome?.ok && outcome.record.stale !== true) records.push(outcome.record);
+    }
+    const fresh = this.state.newProcessedPrices(records);
+    if (fresh === null) return;
+    await this.publishProcessedOutput(processedPriceEvents(fresh.records, "processed"), { slot: fresh.slot, part: 0 });
+  }
+
+  /**
+   * Processed slots the cluster dropped: each of their mints gets a correction (its events at that slot are retracted),
+   * then its confirmed record read now, on the processed output after everything published there.
+   */
+  private async publishCorrections(dropped: { slot: number; mints: string[] }[]): Promise<void> {
+    if (dropped.length === 0) return;
+    const mints = [...new Set(dropped.flatMap((d) => d.mints))] as Address[];
+    log("info", { event: "processed-dropped", slots: dropped.map((d) => d.slot), mints: mints.length });
+    const records = await this.prices(mints, dropped[dropped.length - 1]!.slot);
+    const events: StreamEvent[] = dropped.flatMap((d) => d.mints.map((mint) => correctionEvent(mint, d.slot)));
+    events.push(...processedPriceEvents(records, "confirmed"));
+    await this.publishProcessedOutput(events, this.state.correctionsPublished(records));
+  }
+
+  /**
+   * One publish on the processed output, after the one before it: prices (read on a new slot) and corrections (found
+   * by the confirmed run) are published one at a time in the order their positions were taken, so no room sees a
+   * later position first (it would drop the earlier one as repeated). Call it in the turn that took the position.
+   */
+  private publishProcessedOutput(events: StreamEvent[], at: { slot: number; part: 0 | 1 }): Promise<void> {
+    const position: PublishPosition = { epoch: this.processedEpoch, ...at, stream: "processed" };
+    const done = this.processedOutput.then(() => this.publishAll(events, position));
+    this.processedOutput = done.catch(() => undefined);
+    return done;
   }
 
   /**
@@ -285,6 +379,8 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
    * earlier blocks, and no block at or before `toSlot` is published after it.
    */
   private async publishGap(fromSlot: number, toSlot: number, reason: "fell-behind" | "unreadable-block"): Promise<void> {
+    // the candles forming across the gap lack its trades
+    this.state.candles.skipped();
     if (this.state.idle) return;
     await this.publishAll([gapEvent(fromSlot, toSlot, reason)], { epoch: await this.loadEpoch(), slot: toSlot, part: 1 });
   }

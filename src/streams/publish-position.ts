@@ -11,12 +11,20 @@ export const publishPositionSchema = z.object({
   epoch: z.string().check(z.minLength(1), z.maxLength(64)),
   slot: z.number().check(z.int(), z.nonnegative()),
   part: z.number().check(z.int(), z.nonnegative(), z.lte(1)),
+  /**
+   * `processed`: the tail's second output, what it reads at processed (price records of processed subscriptions at
+   * part 0, corrections of dropped slots at part 1), ordered on its own; absent: the confirmed blocks' output.
+   */
+  stream: z.optional(z.literal("processed")),
 });
 export type PublishPosition = z.infer<typeof publishPositionSchema>;
+/** The output a position belongs to. */
+export type PublishStream = "confirmed" | "processed";
+export const streamOfPosition = (position: PublishPosition): PublishStream => position.stream ?? "confirmed";
 
-/** Whether a room whose last taken publish was `last` should take `next`. */
+/** Whether a room whose last taken publish of the same output (`streamOfPosition`) was `last` should take `next`. */
 export function isNewPosition(last: PublishPosition | null, next: PublishPosition): boolean {
-  if (last === null || last.epoch !== next.epoch) return true;
+  if (last === null || last.epoch !== next.epoch || streamOfPosition(last) !== streamOfPosition(next)) return true;
   return next.slot > last.slot || (next.slot === last.slot && next.part > last.part);
 }
 

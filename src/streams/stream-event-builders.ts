@@ -9,12 +9,15 @@ import type { JsonTransaction } from "../trades/json-transaction";
 import type { StoredBlock } from "../trades/trade-store";
 import { tradeItemOf } from "../trades/trade-queries";
 import { dexOfPoolKind } from "../venues/pool-kinds";
-import { GAP_TOPIC, topicOf, type StreamEvent, type StreamGap, type StreamKind } from "./stream-events";
+import { WSOL_MINT } from "../solana/well-known";
+import { GAP_TOPIC, topicOf, type StreamCommitment, type StreamCorrectionEvent, type StreamEvent, type StreamGap, type StreamKind } from "./stream-events";
 import { walletChangesOfBlock } from "./wallet-changes";
 
 export const NEWPAIR_TOPIC = topicOf("newpair");
 export const tradeTopic = (mintOrWallet: string) => topicOf("trade", mintOrWallet);
 export const priceTopic = (mint: string) => topicOf("price", mint);
+/** The topic of a mint's price events at processed (and their corrections). */
+export const processedPriceTopic = (mint: string) => topicOf("price", mint, "processed");
 export const walletTopic = (wallet: string) => topicOf("wallet", wallet);
 
 /** The addresses of the topics of one kind (`trade:`, `price:`, `wallet:`) among `topics`. */
@@ -86,6 +89,30 @@ export function mintsToPrice(block: StoredBlock, wanted: ReadonlySet<string>): A
 /** The price events of one slot: one per mint priced. */
 export function priceEvents(slot: number, records: readonly PriceRecord[]): StreamEvent[] {
   return records.map((data) => ({ kind: "price", topic: priceTopic(data.ca), slot, data }));
+}
+
+/**
+ * Price events of processed subscriptions, each record marked with the commitment it was read at (`processed`, or
+ * `confirmed` for a snapshot or the record after a correction).
+ */
+export function processedPriceEvents(records: readonly PriceRecord[], commitment: StreamCommitment): StreamEvent[] {
+  return records.map((record) => ({ kind: "price", topic: processedPriceTopic(record.ca), slot: record.slot, data: { ...record, commitment } }));
+}
+
+/** The correction of a processed slot the cluster dropped, for one mint whose price events at that slot were sent. */
+export function correctionEvent(mint: string, slot: number): StreamCorrectionEvent {
+  const message = `Slot ${slot} was dropped (it never reached confirmed): the processed price events of ${mint} at slot ${slot} are retracted; its confirmed record follows`;
+  return { kind: "correction", topic: processedPriceTopic(mint), slot, data: { ca: mint, slot, reason: "dropped", message } };
+}
+
+/**
+ * What a processed price event says that a later read may change: the token's price in its pool's own quote (in SOL
+ * for a SOL-quoted pool, in USD for a USD-stable one, both otherwise) and the pool. A SOL/USD move alone is not a
+ * change of the token's market (confirmed price events, too, come when the token trades).
+ */
+export function marketOf(record: PriceRecord): string {
+  const quoted = record.quoteMint === WSOL_MINT ? record.priceInSol : record.quotePriceSource === "fixed-usd" ? record.priceInUsd : `${record.priceInSol}|${record.priceInUsd}`;
+  return `${record.pool}|${quoted}`;
 }
 
 /** The events of `events` a room with `topics` receives, in order (a gap goes to every room). */

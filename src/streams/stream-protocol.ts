@@ -8,7 +8,17 @@ import { z } from "zod/mini";
 import { limits } from "../limits";
 import { isBase58Address } from "../solana/base58";
 import { utf8ByteLength } from "../json/utf8-length";
-import { streamKindNames, streamKinds, type StreamKind, type SubscribeMethod, type UnsubscribeMethod } from "./stream-events";
+import {
+  candleIntervalNames,
+  streamCommitments,
+  streamKindNames,
+  streamKinds,
+  type CandleInterval,
+  type StreamCommitment,
+  type StreamKind,
+  type SubscribeMethod,
+  type UnsubscribeMethod,
+} from "./stream-events";
 
 export type { SubscribeMethod } from "./stream-events";
 
@@ -35,11 +45,41 @@ export const kindOfUnsubscribeMethod = (method: string): StreamKind | undefined 
 
 const apiKey = z.string().check(z.maxLength(256));
 export const authMessageSchema = z.strictObject({ apiKey });
+/**
+ * `commitment` of a subscribe: one the kind streams at (`streamKinds[kind].commitments`; absent: confirmed). A kind
+ * that streams confirmed only says so, whatever was asked.
+ */
+const commitmentOf = (kind: StreamKind) => {
+  const allowed = streamKinds[kind].commitments;
+  return z.optional(
+    z.string().check(
+      z.refine((c) => (streamCommitments as readonly string[]).includes(c), `must be one of ${streamCommitments.join(", ")}`),
+      z.refine((c) => !(streamCommitments as readonly string[]).includes(c) || (allowed as readonly string[]).includes(c), `${streamKinds[kind].subscribe} streams ${allowed.join(", ")} only`),
+    ),
+  );
+};
 /** A kind with addresses: `tokens` names them. */
-const subscribeAddressesSchema = (method: SubscribeMethod) => z.strictObject({ method: z.literal(method), tokens: addresses });
+const subscribeAddressesSchema = (kind: StreamKind) => z.strictObject({ method: z.literal(streamKinds[kind].subscribe), tokens: addresses, commitment: commitmentOf(kind) });
+/** Candles: `tokens` and the candle `interval`. */
+const subscribeCandleSchema = z.strictObject({ method: z.literal(streamKinds.candle.subscribe), tokens: addresses, interval: z.enum(candleIntervalNames), commitment: commitmentOf("candle") });
+
+/** What a subscription asks beyond its kind and addresses (kept with it: a resume goes on with the same). */
+export const subscriptionOptionsSchema = z.object({
+  /** candles: their interval */
+  interval: z.optional(z.enum(candleIntervalNames)),
+  /** `processed`: events read from processed state (absent: confirmed, the default) */
+  commitment: z.optional(z.literal("processed")),
+});
+export type SubscriptionOptions = z.infer<typeof subscriptionOptionsSchema>;
+/** The commitment a subscription streams at. */
+export const commitmentOfOptions = (options: SubscriptionOptions | undefined): StreamCommitment => options?.commitment ?? "confirmed";
 /** A kind without addresses takes none; an empty `tokens` is tolerated (clients written for the other methods send one). */
-const subscribeAllSchema = (method: SubscribeMethod) =>
-  z.strictObject({ method: z.literal(method), tokens: z.optional(z.array(z.string()).check(z.maxLength(0, `${method} takes no tokens`))) });
+const subscribeAllSchema = (kind: StreamKind) =>
+  z.strictObject({
+    method: z.literal(streamKinds[kind].subscribe),
+    tokens: z.optional(z.array(z.string()).check(z.maxLength(0, `${streamKinds[kind].subscribe} takes no tokens`))),
+    commitment: commitmentOf(kind),
+  });
 /** A kind with addresses ends one subscription by id; a kind without ends all of the connection's. */
 const unsubscribeOneSchema = (method: UnsubscribeMethod) => z.strictObject({ method: z.literal(method), unsubscribeId: subscribeId });
 const unsubscribeAllSchema = (method: UnsubscribeMethod) => z.strictObject({ method: z.literal(method) });
@@ -56,7 +96,7 @@ const methodSchemas = new Map<string, z.ZodMiniType>([
   ...streamKindNames.flatMap((k): [string, z.ZodMiniType][] => {
     const { subscribe, unsubscribe, addressed } = streamKinds[k];
     return [
-      [subscribe, addressed ? subscribeAddressesSchema(subscribe) : subscribeAllSchema(subscribe)],
+      [subscribe, k === "candle" ? subscribeCandleSchema : addressed ? subscribeAddressesSchema(k) : subscribeAllSchema(k)],
       [unsubscribe, addressed ? unsubscribeOneSchema(unsubscribe) : unsubscribeAllSchema(unsubscribe)],
     ];
   }),
@@ -70,7 +110,7 @@ const methodSchemas = new Map<string, z.ZodMiniType>([
  */
 export type ClientMessage = (
   | { method: "auth" }
-  | { method: "subscribe"; kind: StreamKind; tokens: string[] }
+  | { method: "subscribe"; kind: StreamKind; tokens: string[]; options?: SubscriptionOptions }
   | { method: "unsubscribe"; kind: StreamKind; unsubscribeId?: string }
   | z.infer<typeof resumeSchema>
   | z.infer<typeof pingSchema>
@@ -123,9 +163,15 @@ export function readClientFrame(frame: string | ArrayBuffer): ClientMessage | Fr
   }
   const parsed = schema.safeParse(record);
   if (!parsed.success) return { refused: issueText(parsed.error.issues[0], record) };
-  const data = parsed.data as { method: string; tokens?: string[]; unsubscribeId?: string };
+  const data = parsed.data as { method: string; tokens?: string[]; unsubscribeId?: string; interval?: CandleInterval; commitment?: StreamCommitment };
   const subscribes = kindOfSubscribeMethod(method);
-  if (subscribes !== undefined) return { method: "subscribe", kind: subscribes, tokens: streamKinds[subscribes].addressed ? data.tokens! : [], ...withKey };
+  if (subscribes !== undefined) {
+    const options: SubscriptionOptions = {
+      ...(data.interval === undefined ? {} : { interval: data.interval }),
+      ...(data.commitment === "processed" ? { commitment: "processed" as const } : {}),
+    };
+    return { method: "subscribe", kind: subscribes, tokens: streamKinds[subscribes].addressed ? data.tokens! : [], ...(Object.keys(options).length > 0 ? { options } : {}), ...withKey };
+  }
   const unsubscribes = kindOfUnsubscribeMethod(method);
   if (unsubscribes !== undefined) {
     return { method: "unsubscribe", kind: unsubscribes, ...(data.unsubscribeId === undefined ? {} : { unsubscribeId: data.unsubscribeId }), ...withKey };
@@ -152,6 +198,8 @@ function reason(issue: z.core.$ZodIssue): string {
       return `must be at least ${String(issue.minimum)}`;
     case "too_big":
       return `must be at most ${String(issue.maximum)}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map(String).join(", ")}`;
     default:
       return "invalid";
   }
@@ -168,6 +216,10 @@ export const subscribeAckSchema = z.strictObject({
   status: z.literal("success"),
   tokens: z.array(z.string()),
   subscribeId: z.string(),
+  /** subscribeCandle: the interval asked */
+  interval: z.optional(z.enum(candleIntervalNames)),
+  /** a subscription at processed (absent: confirmed) */
+  commitment: z.optional(z.literal("processed")),
 });
 export const unsubscribeAckSchema = z.strictObject({
   type: z.enum(streamKindNames.map((k) => streamKinds[k].unsubscribe) as [UnsubscribeMethod, ...UnsubscribeMethod[]]),
@@ -185,8 +237,8 @@ export const resumeAckSchema = z.strictObject({
   replayed: z.number(),
 });
 export const eventFrameSchema = z.strictObject({
-  /** the event's kind, or "gap" */
-  type: z.enum(["gap", ...streamKindNames] as [StreamKind | "gap", ...(StreamKind | "gap")[]]),
+  /** the event's kind, "gap", or "correction" (processed subscriptions) */
+  type: z.enum(["gap", "correction", ...streamKindNames] as [StreamKind | "gap" | "correction", ...(StreamKind | "gap" | "correction")[]]),
   subscribeId: z.string(),
   seq: z.number(),
   data: z.unknown(),

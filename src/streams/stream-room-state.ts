@@ -13,13 +13,14 @@
  */
 import { z } from "zod/mini";
 import { limits } from "../limits";
-import { eventIdentity, streamKinds, topicOf, type StreamEvent, type StreamKind } from "./stream-events";
+import { eventIdentity, streamKinds, topicOf, type StreamCommitment, type StreamEvent, type StreamKind } from "./stream-events";
 import { ResumeRing, type RingEntry } from "./stream-resume-ring";
 import { hashApiKey } from "../accounts/api-keys";
 import { digestsEqual } from "../accounts/secret-tokens";
 import { socketIdOf } from "../socket-shards";
 import {
   closeCodes,
+  commitmentOfOptions,
   errorFrame,
   eventFrameText,
   isRefusal,
@@ -29,6 +30,7 @@ import {
   subscriptionIdPattern,
   type ClientMessage,
   type SubscribeMethod,
+  type SubscriptionOptions,
 } from "./stream-protocol";
 
 export interface RoomSocket {
@@ -67,6 +69,8 @@ export interface SubscriptionRow {
   seq: number;
   /** when its socket closed; null while attached */
   detachedAt: number | null;
+  /** what it asked beyond kind and addresses (a candle interval); absent: nothing */
+  options?: SubscriptionOptions;
 }
 
 export interface SubscriptionStore {
@@ -101,9 +105,10 @@ export interface RoomDeps {
   topicsChanged(topics: string[]): void;
   /**
    * The current state of `tokens` for a new subscription of a kind with a snapshot (`streamKinds[kind].snapshot`: a
-   * price subscription's current records, as REST answers them). Absent: no snapshot. A token it cannot give is left out.
+   * price subscription's current records, as REST answers them), as events of the subscription's topics at
+   * `commitment`. Absent: no snapshot. A token it cannot give is left out.
    */
-  snapshot?(kind: StreamKind, tokens: readonly string[]): Promise<StreamEvent[]>;
+  snapshot?(kind: StreamKind, tokens: readonly string[], commitment: StreamCommitment): Promise<StreamEvent[]>;
   /** When the socket last had an app ping auto-answered (ms), if ever. */
   lastPingAt(ws: RoomSocket): number | null;
   /** A fresh subscription id (12 hex chars). */
@@ -124,6 +129,7 @@ interface Subscription {
   snapshotSent?: Map<string, string>;
   tokens: string[];
   topics: string[];
+  options: SubscriptionOptions;
   seq: number;
   socket: RoomSocket | null;
   detachedAt: number | null;
@@ -168,7 +174,7 @@ export class StreamRoomState {
     // The tail has the topics of every stored subscription, expired ones included (they expire below, unannounced): the
     // next change check (the alarm that woke the room, a subscribe) then tells it what is left.
     const told = new Set<string>();
-    for (const row of rows.values()) for (const topic of topicsOf(row.kind, row.tokens)) told.add(topic);
+    for (const row of rows.values()) for (const topic of topicsOf(row.kind, row.tokens, row.options)) told.add(topic);
     for (const ws of sockets) {
       const parsed = socketAttachmentSchema.safeParse(safely(() => ws.deserializeAttachment()));
       if (!parsed.success) {
@@ -270,7 +276,7 @@ export class StreamRoomState {
       case "ping":
         return this.send(ws, st, pongText);
       case "subscribe": {
-        const sub = this.subscribe(ws, st, read.kind, [...new Set(read.tokens)]);
+        const sub = this.subscribe(ws, st, read.kind, [...new Set(read.tokens)], read.options ?? {});
         if (sub !== undefined) await this.sendSnapshot(sub);
         return;
       }
@@ -325,7 +331,10 @@ export class StreamRoomState {
       }
       const dataJson = JSON.stringify(event.data);
       for (const sub of subscribers) {
-        if (event.kind !== "gap" && sub.stream !== event.kind) continue;
+        // a correction retracts price events: it goes to the price subscriptions of its (processed) topic
+        if (event.kind !== "gap" && sub.stream !== (event.kind === "correction" ? "price" : event.kind)) continue;
+        // a mint's candles of every interval share its topic: each subscription gets its own interval's
+        if (event.kind === "candle" && event.data.interval !== sub.options.interval) continue;
         // a live event before the snapshot: the snapshot of this topic would be older, so it is not sent
         sub.snapshotPending?.delete(event.topic);
         if (sub.snapshotSent?.has(event.topic)) {
@@ -390,7 +399,7 @@ export class StreamRoomState {
     sub.snapshotPending = new Set(sub.topics);
     let events: StreamEvent[];
     try {
-      events = await this.deps.snapshot(sub.stream, sub.tokens);
+      events = await this.deps.snapshot(sub.stream, sub.tokens, commitmentOfOptions(sub.options));
     } catch (err) {
       this.deps.log("warn", { room: "stream", event: "snapshot-failed", subscribeId: sub.id, error: err instanceof Error ? err.message : String(err) });
       events = [];
@@ -501,7 +510,7 @@ export class StreamRoomState {
   }
 
   /** A new subscription (acked), or undefined when refused. */
-  private subscribe(ws: RoomSocket, st: SocketState, kind: StreamKind, tokens: string[]): Subscription | undefined {
+  private subscribe(ws: RoomSocket, st: SocketState, kind: StreamKind, tokens: string[], options: SubscriptionOptions): Subscription | undefined {
     if (tokens.length > st.tokensCap) {
       this.strike(ws, st, `Too many tokens for your plan; max ${st.tokensCap} per subscription`);
       return undefined;
@@ -513,12 +522,12 @@ export class StreamRoomState {
     let id = this.deps.newId();
     while (this.subs.has(id)) id = this.deps.newId();
     const method = streamKinds[kind].subscribe;
-    const row: SubscriptionRow = { id, account: st.account!, kind: method, tokens, seq: 0, detachedAt: null };
+    const row: SubscriptionRow = { id, account: st.account!, kind: method, tokens, seq: 0, detachedAt: null, options };
     this.deps.store.put(row);
     const sub = this.addSubscription(row, ws);
     st.subs.set(id, sub);
     this.saveAttachment(ws, st);
-    this.send(ws, st, JSON.stringify({ type: method, status: "success", tokens, subscribeId: id }));
+    this.send(ws, st, JSON.stringify({ type: method, status: "success", tokens, subscribeId: id, ...options }));
     this.noteTopics();
     return sub;
   }
@@ -668,7 +677,7 @@ export class StreamRoomState {
   }
 
   private addSubscription(row: SubscriptionRow, ws: RoomSocket | null): Subscription {
-    const topics = topicsOf(row.kind, row.tokens);
+    const topics = topicsOf(row.kind, row.tokens, row.options);
     const sub: Subscription = {
       id: row.id,
       account: row.account,
@@ -676,6 +685,7 @@ export class StreamRoomState {
       stream: kindOfSubscribeMethod(row.kind)!,
       tokens: row.tokens,
       topics,
+      options: row.options ?? {},
       seq: row.seq,
       socket: ws,
       detachedAt: ws === null ? row.detachedAt : null,
@@ -710,14 +720,15 @@ export class StreamRoomState {
   }
 }
 
-/** The chain tail's topics of a subscription. */
-function topicsOf(method: SubscribeMethod, tokens: readonly string[]): string[] {
+/** The chain tail's topics of a subscription (those of its commitment). */
+function topicsOf(method: SubscribeMethod, tokens: readonly string[], options: SubscriptionOptions | undefined): string[] {
   const kind = kindOfSubscribeMethod(method)!;
-  return streamKinds[kind].addressed ? tokens.map((token) => topicOf(kind, token)) : [topicOf(kind)];
+  const commitment = commitmentOfOptions(options);
+  return streamKinds[kind].addressed ? tokens.map((token) => topicOf(kind, token, commitment)) : [topicOf(kind, undefined, commitment)];
 }
 
 function rowOf(sub: Subscription): SubscriptionRow {
-  return { id: sub.id, account: sub.account, kind: sub.kind, tokens: sub.tokens, seq: sub.seq, detachedAt: sub.socket === null ? sub.detachedAt : null };
+  return { id: sub.id, account: sub.account, kind: sub.kind, tokens: sub.tokens, seq: sub.seq, detachedAt: sub.socket === null ? sub.detachedAt : null, options: sub.options };
 }
 
 function safely<T>(fn: () => T): T | undefined {

@@ -14,11 +14,11 @@ import type { ApiKeyRecord } from "../accounts/api-key-record";
 import { admitConnection, releaseConnection } from "../accounts/meter-client";
 import { limits } from "../limits";
 import { servicesOf } from "../services";
-import { priceEvents } from "./stream-event-builders";
-import type { StreamEvent, StreamEventSink, StreamKind } from "./stream-events";
-import { pingText, pongText, subscribeMethods, type SubscribeMethod } from "./stream-protocol";
+import { priceEvents, processedPriceEvents } from "./stream-event-builders";
+import type { StreamCommitment, StreamEvent, StreamEventSink, StreamKind } from "./stream-events";
+import { pingText, pongText, subscribeMethods, subscriptionOptionsSchema, type SubscribeMethod, type SubscriptionOptions } from "./stream-protocol";
 import { roomHandoff, socketIdOf } from "../socket-shards";
-import { isNewPosition, publishPositionSchema, type PublishPosition } from "./publish-position";
+import { isNewPosition, publishPositionSchema, streamOfPosition, type PublishPosition, type PublishStream } from "./publish-position";
 import { newSubscriptionId, StreamRoomState, type RoomSocket, type SubscriptionRow, type SubscriptionStore } from "./stream-room-state";
 
 /** The name under which the chain tail is reached (`CHAIN_TAIL.idFromName`). */
@@ -27,8 +27,11 @@ export const chainTailName = "chain-tail";
 export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
   private readonly state: StreamRoomState;
   private roomName: string | undefined;
-  /** The last publish position taken (kept in room_meta): a tail publishing a block again after a crash is dropped here. */
-  private lastPosition: PublishPosition | null;
+  /**
+   * The last publish position taken of each of the tail's outputs (kept in room_meta: `position`, `position:processed`):
+   * a tail publishing a block again after a crash is dropped here.
+   */
+  private readonly lastPositions = new Map<PublishStream, PublishPosition>();
   /** setTopics calls go one after another, so the tail sees them in the order the topics changed. */
   private topicsQueue: Promise<void> = Promise.resolve();
   /** Records of first-message keys just checked, by account, for the plan's admission that follows (deps.admit). */
@@ -40,10 +43,15 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
     sql.exec(
       "CREATE TABLE IF NOT EXISTS subscriptions (id TEXT PRIMARY KEY, account TEXT NOT NULL, kind TEXT NOT NULL, tokens TEXT NOT NULL, seq INTEGER NOT NULL, detached_at INTEGER)",
     );
+    // `options`: what a subscription asked beyond kind and tokens (JSON; a candle interval), added after the first rooms
+    if (!sql.exec<{ name: string }>("PRAGMA table_info(subscriptions)").toArray().some((c) => c.name === "options")) sql.exec("ALTER TABLE subscriptions ADD COLUMN options TEXT");
     sql.exec("CREATE TABLE IF NOT EXISTS room_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS kept_events (sub TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (sub, seq))");
     this.roomName = sql.exec<{ value: string }>("SELECT value FROM room_meta WHERE key = 'name'").toArray()[0]?.value;
-    this.lastPosition = storedPosition(sql.exec<{ value: string }>("SELECT value FROM room_meta WHERE key = 'position'").toArray()[0]?.value);
+    for (const stream of ["confirmed", "processed"] as const) {
+      const stored = storedPosition(sql.exec<{ value: string }>("SELECT value FROM room_meta WHERE key = ?", positionKey(stream)).toArray()[0]?.value);
+      if (stored !== null) this.lastPositions.set(stream, stored);
+    }
     this.state = new StreamRoomState({
       store: sqlSubscriptionStore(sql),
       now: () => Date.now(),
@@ -58,7 +66,7 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
         }
       },
       topicsChanged: (topics) => this.sendTopics(topics),
-      snapshot: (kind, tokens) => this.snapshot(kind, tokens),
+      snapshot: (kind, tokens, commitment) => this.snapshot(kind, tokens, commitment),
       admit: async (account, connectionId) => {
         const record = this.checkedKeys.get(account);
         this.checkedKeys.delete(account);
@@ -170,28 +178,32 @@ export class StreamRoom extends DurableObject<Env> implements StreamEventSink {
       console.error(JSON.stringify({ level: "error", room: this.roomName, handler: "publish", error: "publish without a valid position refused" }));
       return;
     }
-    if (!isNewPosition(this.lastPosition, at.data)) {
-      console.warn(JSON.stringify({ level: "warn", room: this.roomName, event: "publish-repeated", position: at.data, last: this.lastPosition }));
+    const stream = streamOfPosition(at.data);
+    const last = this.lastPositions.get(stream) ?? null;
+    if (!isNewPosition(last, at.data)) {
+      console.warn(JSON.stringify({ level: "warn", room: this.roomName, event: "publish-repeated", position: at.data, last }));
       return;
     }
     this.guard("publish", () => this.state.publish(events));
     // Written in the same turn as the sends (the output gate holds them until it is stored).
-    this.lastPosition = at.data;
-    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO room_meta (key, value) VALUES ('position', ?)", JSON.stringify(at.data));
+    this.lastPositions.set(stream, at.data);
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO room_meta (key, value) VALUES (?, ?)", positionKey(stream), JSON.stringify(at.data));
   }
 
   /**
    * A new subscription's snapshot: for prices, each token's current record from the price service (its cache, the
-   * records REST answers), as price events. A token that cannot be priced now (no pool, an upstream fault) is left out
-   * and comes with its next change; a stale record is left out too (it says nothing current).
+   * records REST answers: confirmed, said so on a processed subscription), as price events. A token that cannot be
+   * priced now (no pool, an upstream fault) is left out and comes with its next change; a stale record is left out too
+   * (it says nothing current).
    */
-  private async snapshot(kind: StreamKind, tokens: readonly string[]): Promise<StreamEvent[]> {
+  private async snapshot(kind: StreamKind, tokens: readonly string[], commitment: StreamCommitment): Promise<StreamEvent[]> {
     if (kind !== "price" || tokens.length === 0) return [];
     const mints = tokens as readonly Address[];
     const outcomes = await servicesOf(this.env).prices.price(mints, { waitUntil: (p) => this.ctx.waitUntil(p) });
     return mints.flatMap((mint) => {
       const outcome = outcomes.get(mint);
-      return outcome?.ok && outcome.record.stale !== true ? priceEvents(outcome.record.slot, [outcome.record]) : [];
+      if (!outcome?.ok || outcome.record.stale === true) return [];
+      return commitment === "processed" ? processedPriceEvents([outcome.record], "confirmed") : priceEvents(outcome.record.slot, [outcome.record]);
     });
   }
 
@@ -234,6 +246,9 @@ function tooManyConnections(): Response {
   return new Response(JSON.stringify({ status: "error", error: { code: 429, message } }), { status: 429, headers: { "content-type": "application/json; charset=utf-8" } });
 }
 
+/** The room_meta key of an output's last position. */
+const positionKey = (stream: PublishStream) => (stream === "confirmed" ? "position" : `position:${stream}`);
+
 function storedPosition(text: string | undefined): PublishPosition | null {
   if (text === undefined) return null;
   try {
@@ -244,14 +259,25 @@ function storedPosition(text: string | undefined): PublishPosition | null {
   }
 }
 
-type SubscriptionSqlRow = { id: string; account: string; kind: string; tokens: string; seq: number; detached_at: number | null };
+type SubscriptionSqlRow = { id: string; account: string; kind: string; tokens: string; seq: number; detached_at: number | null; options: string | null };
+
+/** A stored subscription's options, or null when they are not ones this service writes (the row is then not served). */
+function storedOptions(text: string | null): SubscriptionOptions | null {
+  if (text === null) return {};
+  try {
+    const parsed = subscriptionOptionsSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The room's subscriptions in its SQLite (schema in the constructor; docs/streams.md#storage). */
 function sqlSubscriptionStore(sql: SqlStorage): SubscriptionStore {
   return {
     all() {
       const rows: SubscriptionRow[] = [];
-      for (const row of sql.exec<SubscriptionSqlRow>("SELECT id, account, kind, tokens, seq, detached_at FROM subscriptions")) {
+      for (const row of sql.exec<SubscriptionSqlRow>("SELECT id, account, kind, tokens, seq, detached_at, options FROM subscriptions")) {
         if (!(subscribeMethods as readonly string[]).includes(row.kind)) continue;
         let tokens: unknown;
         try {
@@ -260,19 +286,22 @@ function sqlSubscriptionStore(sql: SqlStorage): SubscriptionStore {
           continue;
         }
         if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === "string")) continue;
-        rows.push({ id: row.id, account: row.account, kind: row.kind as SubscribeMethod, tokens, seq: row.seq, detachedAt: row.detached_at });
+        const options = storedOptions(row.options);
+        if (options === null) continue;
+        rows.push({ id: row.id, account: row.account, kind: row.kind as SubscribeMethod, tokens, seq: row.seq, detachedAt: row.detached_at, options });
       }
       return rows;
     },
     put(row) {
       sql.exec(
-        "INSERT OR REPLACE INTO subscriptions (id, account, kind, tokens, seq, detached_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO subscriptions (id, account, kind, tokens, seq, detached_at, options) VALUES (?, ?, ?, ?, ?, ?, ?)",
         row.id,
         row.account,
         row.kind,
         JSON.stringify(row.tokens),
         row.seq,
         row.detachedAt,
+        row.options === undefined || Object.keys(row.options).length === 0 ? null : JSON.stringify(row.options),
       );
     },
     remove(id) {

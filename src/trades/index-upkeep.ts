@@ -7,7 +7,7 @@ import { limits } from "../limits";
 export interface UpkeepReport {
   closedMinutes: number;
   closedHours: number;
-  deleted: { trades: number; minuteBuckets: number; hourBuckets: number; blocks: number; failures: number };
+  deleted: { trades: number; minuteBuckets: number; hourBuckets: number; blocks: number; failures: number; walletMinutes: number };
 }
 
 const countWallets = (table: string, seconds: number) =>
@@ -38,11 +38,12 @@ export async function upkeepIndex(db: D1Database, endMinute: number, nowMs: numb
     db.prepare("DELETE FROM hour_buckets WHERE bucket < ?").bind(Math.floor((nowMs - cfg.hourBucketRetentionMs) / 3_600_000)),
     db.prepare("DELETE FROM ingested_blocks WHERE slot <= ?").bind(blockCutoff?.slot ?? -1),
     db.prepare("DELETE FROM ingest_failures WHERE at < ?").bind(nowMs - cfg.failureRetentionMs),
+    db.prepare("DELETE FROM wallet_minutes WHERE bucket < ?").bind(Math.floor((nowMs - cfg.walletMinuteRetentionMs) / 60_000)),
   ]);
   const changes = results.map((r) => r.meta.changes ?? 0);
   return {
     closedMinutes: changes[0]!,
     closedHours: changes[1]!,
-    deleted: { trades: changes[2]!, minuteBuckets: changes[3]!, hourBuckets: changes[4]!, blocks: changes[5]!, failures: changes[6]! },
+    deleted: { trades: changes[2]!, minuteBuckets: changes[3]!, hourBuckets: changes[4]!, blocks: changes[5]!, failures: changes[6]!, walletMinutes: changes[7]! },
   };
 }

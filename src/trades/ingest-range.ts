@@ -8,6 +8,7 @@
 import { limits } from "../limits";
 import type { Upstream } from "../solana/upstream";
 import { BlockParseError, fetchBlock, readBlock, type JsonBlock } from "./block-reading";
+import { unpricedQuotes, valueThroughQuotes } from "./trade-pricing";
 import { storeBlocks, storedSlots, type StoredBlock } from "./trade-store";
 
 export interface IngestDeps {
@@ -15,6 +16,11 @@ export interface IngestDeps {
   upstream: Upstream;
   /** SOL/USD now, for the very first block when no stored block has one (never a constant) */
   liveSolUsd(): Promise<number | null>;
+  /**
+   * USD per unit of quote tokens that are neither SOL nor a dollar stable (an LST, USD1, a memecoin), as the price
+   * service values them (stake-pool rate or the token's own deepest pool); tokens without a price are left out.
+   */
+  quoteUsd?(mints: string[]): Promise<Map<string, number>>;
 }
 
 export interface RangeReport {
@@ -42,6 +48,24 @@ async function recordFailure(db: D1Database, slot: number, reason: string): Prom
     .prepare("INSERT INTO ingest_failures (slot, reason, at) VALUES (?, ?, ?) ON CONFLICT(slot) DO UPDATE SET reason = excluded.reason, at = excluded.at")
     .bind(slot, reason.slice(0, 500), Date.now())
     .run();
+}
+
+/**
+ * Trades quoted in another token get their USD (and SOL) values through that token's own USD price, asked once per page
+ * for every such token. Without one (or when the price service cannot answer now) they stay unvalued, as before: the
+ * amounts and the quote price are stored whatever happens.
+ */
+async function valueQuotedInTokens(deps: IngestDeps, blocks: StoredBlock[]): Promise<void> {
+  const quotes = unpricedQuotes(blocks.flatMap((b) => b.trades));
+  if (quotes.length === 0 || !deps.quoteUsd) return;
+  let usdOf: Map<string, number>;
+  try {
+    usdOf = await deps.quoteUsd(quotes);
+  } catch (err) {
+    console.warn(JSON.stringify({ level: "warn", ingest: "quote-prices-unavailable", quotes: quotes.length, reason: err instanceof Error ? err.message : String(err) }));
+    return;
+  }
+  for (const block of blocks) block.trades = valueThroughQuotes(block.trades, block.solUsd, usdOf);
 }
 
 const emptyBlock = (slot: number): StoredBlock => ({ slot, blockTime: null, solUsd: null, trades: [], events: [], pools: [] });
@@ -87,6 +111,7 @@ export async function ingestRange(deps: IngestDeps, from: number, to: number, la
         blocks.push(emptyBlock(slot));
       }
     }
+    await valueQuotedInTokens(deps, blocks);
     report.rowsWritten += (await storeBlocks(deps.db, blocks)).rowsWritten;
     report.blocks += blocks.length;
     report.trades += blocks.reduce((a, b) => a + b.trades.length, 0);

@@ -1,13 +1,18 @@
 /**
  * OHLCV candles of one mint from the per-mint buckets the cron writes (migrations/0002): `minute_buckets` for 1m, 5m
  * and 15m candles, `hour_buckets` for 1h, 4h and 1d. A candle gathers the buckets whose time falls in its interval
- * (start = floor(bucket time / interval) × interval, UTC, so a 1d candle starts at 00:00 UTC). Candle building is
- * pure (buildCandles, fillEmptyCandles); readOhlcv is the one bounded D1 query in front of it.
+ * (start = floor(bucket time / interval) × interval, UTC, so a 1d candle starts at 00:00 UTC). 1s candles come from the
+ * stored trades themselves (`trades`, kept two hours), folded one by one (`foldTrade`, the same fold the live candles
+ * of /ws use), for the last hour only (`limits.ohlcvSecondCandlesWindowSeconds`). Candle building is pure
+ * (buildCandles, fillEmptyCandles, foldTrade); readOhlcv is the one bounded D1 query in front of it.
  */
 import { z } from "zod/mini";
 import { limits } from "../limits";
+import { orderKey } from "./trade-buckets";
+import { uiAmount } from "./trade-pricing";
 
 export const ohlcvIntervals = {
+  "1s": { seconds: 1, table: "trades" },
   "1m": { seconds: 60, table: "minute_buckets" },
   "5m": { seconds: 300, table: "minute_buckets" },
   "15m": { seconds: 900, table: "minute_buckets" },
@@ -21,8 +26,8 @@ export const ohlcvIntervalNames = Object.keys(ohlcvIntervals) as [OhlcvInterval,
 export const ohlcvCurrencies = ["usd", "sol"] as const;
 export type OhlcvCurrency = (typeof ohlcvCurrencies)[number];
 
-/** Seconds of one bucket of each table: minute buckets are unix minutes, hour buckets unix hours. */
-const bucketSeconds = { minute_buckets: 60, hour_buckets: 3600 } as const;
+/** Seconds of one bucket of each table: minute buckets are unix minutes, hour buckets unix hours, a trade its block's second. */
+const bucketSeconds = { trades: 1, minute_buckets: 60, hour_buckets: 3600 } as const;
 
 const price = z.nullable(z.number());
 export const candleSchema = z.object({
@@ -143,6 +148,89 @@ function empty(time: number, close: number | null): Candle {
   return { time, open: close, high: close, low: close, close, volume: 0, volumeBase: 0, buys: 0, sells: 0 };
 }
 
+/** What a candle needs of one trade: a stored trade row, or a trade the chain tail just read (src/streams/candle-book.ts). */
+export interface CandleTrade {
+  slot: number;
+  txIndex: number;
+  ordinal: number;
+  blockTime: number;
+  side: "buy" | "sell";
+  baseAmount: bigint;
+  baseDecimals: number;
+  priceSol: number | null;
+  priceUsd: number | null;
+  valueUsd: number | null;
+}
+
+interface FoldSide {
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  openKey: number;
+  closeKey: number;
+  buy: number;
+  sell: number;
+}
+
+/** A candle being gathered trade by trade, in both currencies (the bucket rows' arithmetic, trade-buckets.ts). */
+export interface CandleFold {
+  /** start of the interval, unix seconds */
+  time: number;
+  buys: number;
+  sells: number;
+  buyBase: number;
+  sellBase: number;
+  usd: FoldSide;
+  sol: FoldSide;
+}
+
+const newSide = (): FoldSide => ({ open: null, high: null, low: null, close: null, openKey: Infinity, closeKey: -Infinity, buy: 0, sell: 0 });
+
+export function newCandleFold(time: number): CandleFold {
+  return { time, buys: 0, sells: 0, buyBase: 0, sellBase: 0, usd: newSide(), sol: newSide() };
+}
+
+/**
+ * Adds one trade to a candle: counts and volumes summed, open/close by the order key (slot, transaction, swap), high and
+ * low the extremes — the same rules as the cron's buckets. Folding the same trades in the same order gives the same
+ * numbers to the last bit, which is why the live 1s candles of /ws equal the 1s candles read here.
+ */
+export function foldTrade(fold: CandleFold, trade: CandleTrade): void {
+  const key = orderKey(trade);
+  const base = uiAmount(trade.baseAmount, trade.baseDecimals);
+  const sol = trade.priceSol === null ? 0 : trade.priceSol * base;
+  const buy = trade.side === "buy";
+  if (buy) (fold.buys++, (fold.buyBase += base), (fold.usd.buy += trade.valueUsd ?? 0), (fold.sol.buy += sol));
+  else (fold.sells++, (fold.sellBase += base), (fold.usd.sell += trade.valueUsd ?? 0), (fold.sol.sell += sol));
+  foldPrice(fold.usd, key, trade.priceUsd);
+  foldPrice(fold.sol, key, trade.priceSol);
+}
+
+function foldPrice(side: FoldSide, key: number, price: number | null): void {
+  if (price === null) return;
+  if (key < side.openKey) (side.openKey = key), (side.open = price);
+  if (key > side.closeKey) (side.closeKey = key), (side.close = price);
+  side.high = side.high === null ? price : Math.max(side.high, price);
+  side.low = side.low === null ? price : Math.min(side.low, price);
+}
+
+/** A folded candle in one currency, as the REST answer shows it. */
+export function candleOfFold(fold: CandleFold, currency: OhlcvCurrency): Candle {
+  const side = fold[currency];
+  return {
+    time: fold.time,
+    open: side.open,
+    high: side.high,
+    low: side.low,
+    close: side.close,
+    volume: side.buy + side.sell,
+    volumeBase: fold.buyBase + fold.sellBase,
+    buys: fold.buys,
+    sells: fold.sells,
+  };
+}
+
 export interface OhlcvQuery {
   mint: string;
   interval: OhlcvInterval;
@@ -152,6 +240,8 @@ export interface OhlcvQuery {
   to: number;
   limit: number;
   fillEmpty: boolean;
+  /** unix seconds: 1s candles reach back `limits.ohlcvSecondCandlesWindowSeconds` from it */
+  now: number;
 }
 
 // Columns per currency: fixed text chosen by an enum, never request text.
@@ -169,10 +259,17 @@ type RawBucket = [bucket: number, firstKey: number, lastKey: number, open: numbe
  */
 export async function readOhlcv(db: D1Database, query: OhlcvQuery): Promise<OhlcvAnswer> {
   const { seconds: intervalSeconds, table } = ohlcvIntervals[query.interval];
-  const bucketSize = bucketSeconds[table];
   const answer: OhlcvAnswer = { ca: query.mint, interval: query.interval, currency: query.currency, candles: [] };
-  const firstStart = query.from === undefined ? 0 : Math.ceil(query.from / intervalSeconds) * intervalSeconds;
+  let firstStart = query.from === undefined ? 0 : Math.ceil(query.from / intervalSeconds) * intervalSeconds;
   const lastStart = Math.floor(query.to / intervalSeconds) * intervalSeconds;
+  if (table === "trades") {
+    // 1s candles: the last hour only (the trades table keeps two; a wider read would be thousands of rows per candle answer)
+    firstStart = Math.max(firstStart, query.now - limits.ohlcvSecondCandlesWindowSeconds + 1);
+    if (firstStart > lastStart) return answer;
+    answer.candles = await readSecondCandles(db, query, firstStart, lastStart);
+    return answer;
+  }
+  const bucketSize = bucketSeconds[table];
   if (firstStart > lastStart) return answer;
   const perCandle = intervalSeconds / bucketSize;
   const cap = Math.min(query.limit * perCandle, limits.ohlcvMaxBucketRows);
@@ -199,4 +296,33 @@ export async function readOhlcv(db: D1Database, query: OhlcvQuery): Promise<Ohlc
   const candles = buildCandles(rows, { intervalSeconds, bucketSeconds: bucketSize, limit: query.limit, truncated: raw.length === cap });
   answer.candles = query.fillEmpty ? fillEmptyCandles(candles, intervalSeconds, query.limit) : candles;
   return answer;
+}
+
+type RawTrade = [slot: number, txIndex: number, ordinal: number, blockTime: number, side: string, baseAmount: string, baseDecimals: number, priceSol: number | null, priceUsd: number | null, valueUsd: number | null];
+
+/**
+ * 1s candles of [firstStart, lastStart] from the stored trades of the mint: one read of the mint's index, newest first,
+ * at most `limits.ohlcvMaxTradeRows` rows (a cut read leaves out its oldest second, which may lack trades), folded
+ * oldest first like the live candles.
+ */
+async function readSecondCandles(db: D1Database, query: OhlcvQuery, firstStart: number, lastStart: number): Promise<Candle[]> {
+  const cap = limits.ohlcvMaxTradeRows;
+  const raw = await db
+    .prepare(
+      "SELECT slot, tx_index, ordinal, block_time, side, base_amount, base_decimals, price_sol, price_usd, value_usd FROM trades " +
+        "WHERE mint = ? AND block_time BETWEEN ? AND ? ORDER BY slot DESC, tx_index DESC, ordinal DESC LIMIT ?",
+    )
+    .bind(query.mint, firstStart, lastStart, cap)
+    .raw<RawTrade>();
+  const folds = new Map<number, CandleFold>();
+  for (let i = raw.length - 1; i >= 0; i--) {
+    const [slot, txIndex, ordinal, blockTime, side, baseAmount, baseDecimals, priceSol, priceUsd, valueUsd] = raw[i]!;
+    let fold = folds.get(blockTime);
+    if (fold === undefined) folds.set(blockTime, (fold = newCandleFold(blockTime)));
+    foldTrade(fold, { slot, txIndex, ordinal, blockTime, side: side === "buy" ? "buy" : "sell", baseAmount: BigInt(baseAmount), baseDecimals, priceSol, priceUsd, valueUsd });
+  }
+  const built = [...folds.values()].sort((a, b) => a.time - b.time).map((fold) => candleOfFold(fold, query.currency));
+  if (raw.length === cap) built.shift();
+  const candles = built.slice(-query.limit);
+  return query.fillEmpty ? fillEmptyCandles(candles, 1, query.limit) : candles;
 }

@@ -1,14 +1,18 @@
 /**
  * Swaps and pool events of one transaction, read from its instructions and balances alone (no I/O).
  *
- * A swap is one swap instruction of one of the nine venues (top level or CPI, any depth) against one pool. Its amounts
+ * A swap is one swap instruction of one of the listed venues (top level or CPI, any depth) against one pool — or one leg
+ * of an instruction that swaps through several pools (Whirlpool's two-hop swaps: the venue's `swapLegs`). Its amounts
  * are what the pool's reserves gained and lost:
  * - a reserve that only this swap names in the transaction: the meta's post − pre balance (token amount, or lamports
  *   for a pump.fun curve), less what visible instructions outside the swap moved (a create that minted the curve's
  *   supply or funded its rent in the same transaction). That is exact, Token-2022 transfer fees included;
  * - a reserve several swaps name (one pool swapped twice, routes): the transfers inside each swap's own CPI subtree,
  *   and for a pump.fun curve's lamports the TradeEvent the swap emitted (a sell debits the curve without any CPI).
- * Base and quote are ranked (pair-orientation.ts); "buy" = base left the pool. The same read gives the pools swapped
+ * Base and quote are ranked (pair-orientation.ts); "buy" = base left the pool. The wallet is the user the swap
+ * instruction names (its venue's user / payer position) when that user signed the transaction, so two signers swapping
+ * in one transaction each get their own trade whoever paid the fees; a user nobody signed for is a program's account (a
+ * router acting for the transaction) and the fee payer is the trader. The same read gives the pools swapped
  * (for the pool registry, with the accounts their pricer reads) and the pool events: creates and migrates from their
  * instructions, graduations from the completion event a bonding curve's swap emits. Failed transactions give nothing;
  * a malformed instruction is skipped and never makes the whole transaction throw.
@@ -71,7 +75,6 @@ interface TokenBalance {
   post?: bigint;
   mint?: string;
   decimals?: number;
-  owner?: string;
 }
 
 /** One reserve, as the pool saw it in one swap. */
@@ -112,8 +115,9 @@ function readTransaction(tx: JsonTransaction, place: TradePlace, out: Transactio
       return typeof index === "number" ? (keys[index] as Address | undefined) : undefined;
     };
     try {
-      const reserves = readers.swapReserves(data, key, accounts.length);
-      if (reserves) found.push({ at: i, reserves, readers, program, key });
+      // a venue whose instructions may swap several of its pools (two-hop) gives every leg; each is a swap of its own
+      const legs = readers.swapLegs ? readers.swapLegs(data, key, accounts.length) : [readers.swapReserves(data, key, accounts.length)].filter((r) => r !== undefined);
+      if (legs.length > 0) for (const reserves of legs) found.push({ at: i, reserves, readers, program, key });
       else for (const event of readers.lifecycle(data, key, accounts.length)) lifecycles.push({ at: i, event });
     } catch {
       // a truncated or inconsistent instruction: not a swap we can read
@@ -158,6 +162,11 @@ function readSwaps(
   const keyIndex = new Map<string, number>();
   for (let i = keys.length - 1; i >= 0; i--) keyIndex.set(keys[i]!, i);
   const tokens = tokenBalances(meta.preTokenBalances, meta.postTokenBalances);
+  // A swap's user that signed the transaction is its trader; a user no key signed for is a program's own account (a
+  // router's or a bot's PDA, signing by CPI) trading for the transaction, whose fee payer it acts for.
+  const payer = keys[0] ?? "";
+  const signerCount = tx.transaction.message.header?.numRequiredSignatures;
+  const signers = new Set(typeof signerCount === "number" ? keys.slice(0, signerCount) : [payer]);
 
   // which swaps name each reserve account
   const reserveIndexes: ([number, number] | undefined)[] = found.map(({ reserves }) => {
@@ -168,7 +177,6 @@ function readSwaps(
   const namedBy = new Map<number, number>();
   for (const pair of reserveIndexes) for (const account of pair ?? []) namedBy.set(account, (namedBy.get(account) ?? 0) + 1);
   const movements = netOfTransferFees(reserveMovements(flat, keys, new Set(namedBy.keys())), namedBy, tokens);
-  const ownerDeltas = lazy(() => deltasByOwnerAndMint(tokens));
 
   for (let s = 0; s < found.length; s++) {
     const pair = reserveIndexes[s];
@@ -221,7 +229,7 @@ function readSwaps(
       quoteAmount: quote.delta < 0n ? -quote.delta : quote.delta,
       baseDecimals: base.decimals,
       quoteDecimals: quote.decimals,
-      wallet: walletOf(tx, keys, ownerDeltas, base, quote),
+      wallet: signers.has(reserves.user) ? reserves.user : payer,
     });
   }
 }
@@ -271,11 +279,6 @@ function pushEvents(lifecycles: readonly { at: number; event: PoolLifecycle }[],
   }
 }
 
-function lazy<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
-}
-
 const DIGITS = /^[0-9]{1,30}$/;
 
 function amountOf(balance: JsonTokenBalance): bigint | undefined {
@@ -298,7 +301,6 @@ function tokenBalances(pre: readonly JsonTokenBalance[] | null | undefined, post
       if (typeof b.mint === "string") entry.mint = b.mint;
       const decimals = b.uiTokenAmount.decimals;
       if (typeof decimals === "number" && Number.isInteger(decimals) && decimals >= 0 && decimals <= 255) entry.decimals = decimals;
-      if (typeof b.owner === "string") entry.owner = b.owner;
     }
   };
   add(pre, "pre");
@@ -382,36 +384,4 @@ function pumpEventLamports(flat: readonly FlatInstruction[], keys: readonly stri
     if (event && event.mint === mint) return event.isBuy ? event.solAmount : -event.solAmount;
   }
   return undefined;
-}
-
-/** owner → mint → token balance change, over the transaction's token balances. */
-function deltasByOwnerAndMint(tokens: ReadonlyMap<number, TokenBalance>): Map<string, bigint> {
-  const out = new Map<string, bigint>();
-  for (const b of tokens.values()) {
-    if (!b.owner || !b.mint) continue;
-    const id = `${b.owner} ${b.mint}`;
-    out.set(id, (out.get(id) ?? 0n) + (b.post ?? 0n) - (b.pre ?? 0n));
-  }
-  return out;
-}
-
-/**
- * The signer on the other side of the pool: the one whose base-token balance (else quote-token balance, or lamports
- * for a SOL quote) moved opposite to the pool's; the fee payer when there is one signer or it stays unclear.
- */
-function walletOf(tx: JsonTransaction, keys: readonly string[], ownerDeltas: () => Map<string, bigint>, base: Leg, quote: Leg): string {
-  const payer = keys[0] ?? "";
-  const signerCount = tx.transaction.message.header?.numRequiredSignatures;
-  if (typeof signerCount !== "number" || signerCount <= 1) return payer;
-  const signers = keys.slice(0, signerCount);
-  const opposite = (delta: bigint | undefined, pool: bigint) => delta !== undefined && delta !== 0n && delta > 0n !== pool > 0n;
-  const byBase = signers.filter((s) => opposite(ownerDeltas().get(`${s} ${base.mint}`), base.delta));
-  if (byBase.length === 1) return byBase[0]!;
-  const meta = tx.meta!;
-  const byQuote = signers.filter(
-    (s, i) =>
-      opposite(ownerDeltas().get(`${s} ${quote.mint}`), quote.delta) ||
-      (quote.mint === WSOL_MINT && opposite(lamportDelta(meta.preBalances, meta.postBalances, i), quote.delta)),
-  );
-  return byQuote.length === 1 ? byQuote[0]! : payer;
 }

@@ -81,3 +81,14 @@ export function bucketRows(trades: readonly Trade[], seconds: 60 | 3600): Bucket
   }
   return [...rows.values()].map(({ usdKeys: _u, solKeys: _s, ...row }) => row);
 }
+
+/** One row per distinct (mint, minute, side, wallet) of `trades` (those with a block time): who traded in each minute. */
+export function walletMinuteRows(trades: readonly Trade[]): [mint: string, minute: number, side: string, wallet: string][] {
+  const rows = new Map<string, [string, number, string, string]>();
+  for (const t of trades) {
+    if (t.blockTime === null) continue;
+    const minute = Math.floor(t.blockTime / 60);
+    rows.set(`${t.baseMint}:${minute}:${t.side}:${t.wallet}`, [t.baseMint, minute, t.side, t.wallet]);
+  }
+  return [...rows.values()];
+}

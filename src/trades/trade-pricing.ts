@@ -37,19 +37,38 @@ export function blockSolUsd(swaps: readonly PoolSwap[], previous: number | null)
   return points[points.length - 1]!.price;
 }
 
-/** USD per quote unit: stables 1, wSOL the block's SOL/USD, anything else unknown. */
-function quoteUsd(quoteMint: string, solUsd: number | null): number | null {
+/**
+ * USD per quote unit: USDC and USDT 1 by definition, wSOL the block's SOL/USD, any other quote token (an LST, USD1, a
+ * memecoin) its own USD price as the price service finds it (`quoteUsdOf`: the stake pool's rate or the token's deepest
+ * pool, one hop), else unknown.
+ */
+function quoteUsd(quoteMint: string, solUsd: number | null, quoteUsdOf: QuoteUsdOf): number | null {
   if (isStable(quoteMint)) return 1;
   if (quoteMint === WSOL_MINT) return solUsd;
-  return null;
+  return quoteUsdOf(quoteMint);
 }
 
+/** USD per unit of a quote token that is neither SOL nor a dollar stable; null when it has no price. */
+export type QuoteUsdOf = (quoteMint: string) => number | null;
+const noQuotePrices: QuoteUsdOf = () => null;
+
 /** The swap with its prices in quote, SOL and USD and its USD value (null where the quote has no USD price). */
-export function priceSwap(swap: PoolSwap, solUsd: number | null): Trade {
+export function priceSwap(swap: PoolSwap, solUsd: number | null, quoteUsdOf: QuoteUsdOf = noQuotePrices): Trade {
   const priceQuote = priceInQuote(swap);
-  const usdPerQuote = quoteUsd(swap.quoteMint, solUsd);
+  const usdPerQuote = quoteUsd(swap.quoteMint, solUsd, quoteUsdOf);
   const priceUsd = usdPerQuote === null ? null : priceQuote * usdPerQuote;
   const priceSol = swap.quoteMint === WSOL_MINT ? priceQuote : priceUsd !== null && solUsd ? priceUsd / solUsd : null;
   const valueUsd = usdPerQuote === null ? null : uiAmount(swap.quoteAmount, swap.quoteDecimals) * usdPerQuote;
   return { ...swap, priceQuote, priceSol, priceUsd, valueUsd };
+}
+
+/** Quote tokens of `trades` that have no USD price yet (neither SOL nor a dollar stable), once each. */
+export function unpricedQuotes(trades: readonly Trade[]): string[] {
+  return [...new Set(trades.filter((t) => t.priceUsd === null && t.quoteMint !== WSOL_MINT && !isStable(t.quoteMint)).map((t) => t.quoteMint))];
+}
+
+/** `trades` with the ones quoted in a token of `usdOf` valued through that token's USD price (the others as they are). */
+export function valueThroughQuotes(trades: readonly Trade[], solUsd: number | null, usdOf: ReadonlyMap<string, number>): Trade[] {
+  if (usdOf.size === 0) return [...trades];
+  return trades.map((t) => (t.priceUsd === null && usdOf.has(t.quoteMint) ? priceSwap(t, solUsd, (m) => usdOf.get(m) ?? null) : t));
 }

@@ -71,7 +71,8 @@ export type TradePage = z.infer<typeof tradePageSchema>;
 
 export type TradeFilter = { by: "mint"; mint: string } | { by: "wallet"; wallet: string };
 
-type TradeRow = {
+/** A `trades` row as D1 returns it (`tradeColumns`). */
+export type TradeRow = {
   slot: number;
   tx_index: number;
   ordinal: number;
@@ -93,7 +94,8 @@ type TradeRow = {
   wallet: string;
 };
 
-const columns =
+/** The columns of a `TradeRow`, in order. */
+export const tradeColumns =
   "slot, tx_index, ordinal, block_time, signature, pool, kind, mint, quote_mint, side, base_amount, quote_amount, base_decimals, quote_decimals, price_quote, price_sol, price_usd, value_usd, wallet";
 
 /**
@@ -119,7 +121,7 @@ export async function readTradePage(db: D1Database, filter: TradeFilter, limit: 
  */
 export function tradePageSql(by: TradeFilter["by"], afterCursor: boolean): string {
   const from = afterCursor ? " AND (slot, tx_index, ordinal) < (?, ?, ?)" : "";
-  return `SELECT ${columns} FROM trades WHERE ${by === "mint" ? "mint" : "wallet"} = ?${from} ORDER BY slot DESC, tx_index DESC, ordinal DESC LIMIT ?`;
+  return `SELECT ${tradeColumns} FROM trades WHERE ${by === "mint" ? "mint" : "wallet"} = ?${from} ORDER BY slot DESC, tx_index DESC, ordinal DESC LIMIT ?`;
 }
 
 /**
@@ -157,7 +159,8 @@ export function tradeItemOf(trade: TradeItemSource): TradeItem {
   };
 }
 
-function tradeItemOfRow(row: TradeRow): TradeItem {
+/** The API item of a stored row. */
+export function tradeItemOfRow(row: TradeRow): TradeItem {
   return tradeItemOf({
     signature: row.signature,
     slot: row.slot,

@@ -10,7 +10,7 @@ import { limits } from "../limits";
 import { jsonRowsStatements } from "../json/json-rows-statements";
 import { poolUpsertStatements } from "../pool-registry/registry-writes";
 import type { PoolEvent, Trade } from "./trade";
-import { bucketRows, type BucketRow } from "./trade-buckets";
+import { bucketRows, walletMinuteRows, type BucketRow } from "./trade-buckets";
 import type { RegisteredPool } from "../pool-registry/registry-store";
 
 export interface StoredBlock {
@@ -54,6 +54,9 @@ function upsertBuckets(table: "minute_buckets" | "hour_buckets"): string {
       first_key = min(first_key, excluded.first_key), last_key = max(last_key, excluded.last_key)`;
 }
 const upsertMinutes = upsertBuckets("minute_buckets");
+const insertWalletMinutes = `INSERT INTO wallet_minutes (mint, bucket, side, wallet)
+  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?1) WHERE true
+  ON CONFLICT DO NOTHING`;
 const upsertHours = upsertBuckets("hour_buckets");
 
 const bucketTuple = (r: BucketRow) => [
@@ -74,6 +77,7 @@ function statementsFor(db: D1Database, blocks: readonly StoredBlock[]): D1Prepar
     ...jsonRowsStatements(db, insertTrades, trades.map(tradeTuple)),
     ...jsonRowsStatements(db, upsertMinutes, bucketRows(trades, 60).map(bucketTuple)),
     ...jsonRowsStatements(db, upsertHours, bucketRows(trades, 3600).map(bucketTuple)),
+    ...jsonRowsStatements(db, insertWalletMinutes, walletMinuteRows(trades)),
     ...poolUpsertStatements(db, blocks),
   ];
   return statements;

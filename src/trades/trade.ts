@@ -40,7 +40,10 @@ export const poolSwapSchema = z.object({
   quoteAmount: z.bigint(),
   baseDecimals: z.number(),
   quoteDecimals: z.number(),
-  /** the signer whose token balance moved (the fee payer when several signers did) */
+  /**
+   * the trader: the user account the swap instruction names (its venue's user / payer position) when it signed the
+   * transaction; the fee payer when a program's account (a router's PDA) is that user
+   */
   wallet: z.string(),
 });
 export type PoolSwap = z.infer<typeof poolSwapSchema>;

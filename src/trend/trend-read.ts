@@ -22,9 +22,9 @@ export type TrendEntry = z.infer<typeof trendEntrySchema>;
 const trendBodySchema = z.array(trendEntrySchema);
 
 /**
- * The spec's trend result: rank keys "0", "1", ... (best first), `hour` and `limit` as asked, and our extras: when the
- * window was computed (`updatedAt`, ISO) and the last ingested slot it ends at (`slot`; null, with no ranks and a null
- * `updatedAt`, before the first ingest).
+ * The spec's trend result: rank keys "0", "1", ... (best first), `hour` and `limit` as asked, and our extras: the last
+ * ingested slot, where the window ends (`slot`), and that block's time (`updatedAt`, ISO; both null, with no ranks,
+ * before the first ingest).
  */
 export const trendAnswerSchema = z.catchall(
   z.object({

@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit";
 import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../solana/well-known";
-import type { PoolKind } from "./pool-kinds";
+import type { PoolKind } from "./pool-kind-registry";
 import type { PoolCandidate } from "./types";
 
 /** Quote mints a token is looked up against unless the caller asks for others. */
@@ -8,7 +8,7 @@ export const DEFAULT_QUOTE_MINTS: readonly Address[] = [WSOL_MINT, USDC_MINT];
 
 /**
  * Quotes the price service derives pools against. Config-enumerated kinds are derived against wSOL only: every
- * (config × quote) pair costs a PDA (~40–80 µs of CPU) on a cold mint, and pools quoted in other mints are learned
+ * (config × quote) pair costs a PDA (~10 µs of CPU) on a cold mint, and pools quoted in other mints are learned
  * by the registry (cron) instead. wSOL itself is looked up against the USD stables (its SOL/USDC pools).
  */
 export function derivedQuoteMints(mint: Address): readonly Address[] {

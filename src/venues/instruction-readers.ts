@@ -7,25 +7,26 @@ import type { Address } from "@solana/kit";
 import { getAddressDecoder } from "@solana/kit";
 import { anchorEventPrefix, readAnchorEvent } from "./anchor-event";
 import { accountsAt, instructionTag } from "./instruction-tag";
-import type { PoolKind } from "./pool-kinds";
+import type { PoolKind } from "./pool-kind-registry";
 import type { PoolGraduationReader, PoolLifecycleReader, SwapReserves, SwapReservesReader } from "./types";
 
-/** Account positions of a swap instruction: the pool, its two vaults and the mint of each. */
+/** Account positions of a swap instruction: the pool, its two vaults, the mint of each and the user (trader). */
 export interface SwapAccountPositions {
   readonly pool: number;
   readonly vaults: readonly [number, number];
   readonly mints: readonly [number, number];
+  readonly user: number;
 }
 
-/** The reader of swaps (Anchor discriminators `tags`) naming their pool, vaults and mints at `positions`. */
+/** The reader of swaps (Anchor discriminators `tags`) naming their pool, vaults, mints and user at `positions`. */
 export function swapReservesAt(kind: PoolKind, tags: ReadonlySet<string>, positions: SwapAccountPositions, order: SwapReserves["order"]): SwapReservesReader {
-  const list = [positions.pool, ...positions.vaults, ...positions.mints];
+  const list = [positions.pool, ...positions.vaults, ...positions.mints, positions.user];
   return (data, key) => {
     if (!tags.has(instructionTag(data))) return undefined;
     const at = accountsAt(key, list);
     if (!at) return undefined;
-    const [pool, vaultA, vaultB, mintA, mintB] = at as [Address, Address, Address, Address, Address];
-    return { kind, pool, reserves: [{ account: vaultA, mint: mintA }, { account: vaultB, mint: mintB }], order };
+    const [pool, vaultA, vaultB, mintA, mintB, user] = at as [Address, Address, Address, Address, Address, Address];
+    return { kind, pool, reserves: [{ account: vaultA, mint: mintA }, { account: vaultB, mint: mintB }], order, user };
   };
 }
 

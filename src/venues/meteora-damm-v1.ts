@@ -6,7 +6,7 @@
  */
 import { address, getAddressDecoder, getBase16Encoder, getBooleanDecoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { ratio, type Ratio } from "../math/fixed-point";
-import { METEORA_DAMM_V1_PROGRAM_ADDRESS } from "../solana/well-known";
+import { METEORA_DAMM_V1_PROGRAM_ADDRESS, METEORA_VAULT_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
 import { decodeClockSysvar, SYSVAR_CLOCK_ADDRESS } from "../solana/accounts/clock-sysvar";
@@ -21,7 +21,13 @@ import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddr
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { poolCreationsAt } from "./instruction-readers";
 import type { PoolAdapter } from "./pool-adapter";
-import { dexOfPoolKind } from "./pool-kinds";
+import { defineVenue, slotOrTimeActivation } from "./venue-descriptor";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    "meteora-damm-v1": true;
+  }
+}
 
 export { METEORA_DAMM_V1_PROGRAM_ADDRESS };
 
@@ -65,6 +71,9 @@ export interface MeteoraDammV1Pool {
   readonly depegType: number;
   /** the SPL stake pool of an SPL-stake depeg pool (unused by the other types) */
   readonly stake: Address;
+  /** bootstrapping: slot or unix second (activation type 0 / 1) from which swaps are accepted */
+  readonly activationPoint: bigint;
+  readonly activationType: number;
 }
 
 const poolDecoder = getFieldsDecoder({
@@ -76,6 +85,8 @@ const poolDecoder = getFieldsDecoder({
   bVaultLp: [200, getAddressDecoder()],
   enabled: [233, getBooleanDecoder()],
   stake: [363, getAddressDecoder()],
+  activationPoint: [403, getU64Decoder()],
+  activationType: [475, getU8Decoder()],
   curveType: [874, getU8Decoder()],
   amp: [875, getU64Decoder()],
   tokenAMultiplier: [883, getU64Decoder()],
@@ -260,9 +271,8 @@ export function priceFromMeteoraDammV1Pool(
  * two more reads the first time; then they are known (related accounts) and ride in the same batch as the pool.
  * Time comes from the Clock account read in that batch, never from the server's clock.
  */
-export const meteoraDammV1PoolAdapter: PoolAdapter = {
+export const meteoraDammV1PoolAdapter: PoolAdapter<"meteora-damm-v1"> = {
   kind: "meteora-damm-v1",
-  dex: dexOfPoolKind["meteora-damm-v1"],
   candidates: (mint) => listMeteoraDammV1PoolCandidates(mint, derivedQuoteMints(mint)),
   evaluate(poolAccount, _mint, lookup, decimalsOf) {
     const pool = decodeMeteoraDammV1Pool(poolAccount);
@@ -285,16 +295,16 @@ export const meteoraDammV1PoolAdapter: PoolAdapter = {
 };
 
 /**
- * The pool of a swap (dynamic_amm 0.5.2 IDL: pool 0, a/b token vault 5/6) and, as its reserves, the two dynamic vaults'
+ * The pool of a swap (dynamic_amm 0.5.2 IDL: pool 0, a/b token vault 5/6, user 12) and, as its reserves, the two dynamic vaults'
  * token accounts: the pool owns vault LP shares, so its swaps show as what those token accounts gain and lose. Mints
  * come from the token balances.
  */
 export const meteoraDammV1SwapReserves: SwapReservesReader = (data, key, count) => {
   if (count < 13 || instructionTag(data) !== "f8c69e91e17587c8") return undefined;
-  const at = accountsAt(key, [0, 5, 6]);
+  const at = accountsAt(key, [0, 5, 6, 12]);
   if (!at) return undefined;
-  const [pool, aTokenVault, bTokenVault] = at as [Address, Address, Address];
-  return { kind: "meteora-damm-v1", pool, reserves: [{ account: aTokenVault, mint: undefined }, { account: bTokenVault, mint: undefined }], order: "given" };
+  const [pool, aTokenVault, bTokenVault, user] = at as [Address, Address, Address, Address];
+  return { kind: "meteora-damm-v1", pool, reserves: [{ account: aTokenVault, mint: undefined }, { account: bTokenVault, mint: undefined }], order: "given", user };
 };
 
 /** Pool initialisations (dynamic_amm 0.5.2 IDL) → positions of [pool, mint a, mint b, a vault, b vault, a vault lp, b vault lp]. */
@@ -309,3 +319,23 @@ const dammV1PoolCreations = new Map<string, number[]>([
 
 /** A pool initialisation → a created pool, with the vault accounts its pricer reads first. */
 export const meteoraDammV1PoolLifecycle = poolCreationsAt("meteora-damm-v1", dammV1PoolCreations, ["aVault", "bVault", "aVaultLp", "bVaultLp"]);
+
+/**
+ * Meteora DAMM v1: venue-c. Its pools hold shares of Meteora's dynamic vaults, whose token accounts the vault program's
+ * accounts own: liquidity too. Swaps are refused while the current slot / unix time is below the bootstrapping
+ * activation_point (damm-v1-sdk @02c66a3 dynamic-amm-quote: `current_point >= pool.bootstrapping.activation_point`).
+ */
+export const meteoraDammV1Venue = defineVenue({
+  kind: "meteora-damm-v1",
+  dex: "meteora-damm-v1",
+  venue: "venue-c",
+  program: METEORA_DAMM_V1_PROGRAM_ADDRESS,
+  authorities: [],
+  liquidityPrograms: [METEORA_VAULT_PROGRAM_ADDRESS],
+  adapter: meteoraDammV1PoolAdapter,
+  instructions: { swapReserves: meteoraDammV1SwapReserves, lifecycle: meteoraDammV1PoolLifecycle },
+  activation: (account) => {
+    const pool = decodeMeteoraDammV1Pool(account);
+    return slotOrTimeActivation(pool.activationType, pool.activationPoint);
+  },
+});

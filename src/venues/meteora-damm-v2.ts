@@ -14,6 +14,13 @@ import { reservePrice, sqrtPriceX64Price } from "./pool-price";
 import type { DecimalsOf, PoolCandidate, PoolPrice, SwappedPoolRoles } from "./types";
 import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
+import { defineVenue, slotOrTimeActivation } from "./venue-descriptor";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    "meteora-damm-v2": true;
+  }
+}
 
 export { METEORA_DAMM_V2_PROGRAM_ADDRESS };
 
@@ -39,6 +46,9 @@ const Q128 = 1n << 128n;
 export interface MeteoraDammV2Pool {
   readonly tokenAMint: Address;
   readonly tokenBMint: Address;
+  /** slot or unix second (activation type 0 / 1) from which swaps are accepted */
+  readonly activationPoint: bigint;
+  readonly activationType: number;
   readonly liquidity: bigint;
   readonly sqrtMinPrice: bigint;
   readonly sqrtMaxPrice: bigint;
@@ -60,6 +70,8 @@ const poolDecoder = getFieldsDecoder({
   sqrtMinPrice: [424, getU128Decoder()],
   sqrtMaxPrice: [440, getU128Decoder()],
   sqrtPrice: [456, getU128Decoder()],
+  activationPoint: [472, getU64Decoder()],
+  activationType: [480, getU8Decoder()],
   poolStatus: [481, getU8Decoder()],
   collectFeeMode: [484, getU8Decoder()],
   tokenAAmount: [680, getU64Decoder()],
@@ -181,8 +193,8 @@ export const meteoraDammV2PoolAdapter = definePoolAdapter({
 const VAULT_ROLES = ["vaultA", "vaultB"] as const;
 /** DAMM v2 swap / swap2. */
 const dammV2Swaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88"]);
-/** The pool and vaults of swap / swap2 (cp_amm 0.2.0 IDL): pool 1, token_a/b vault 4/5, token_a/b mint 6/7. */
-export const meteoraDammV2SwapReserves = swapReservesAt("meteora-damm-v2", dammV2Swaps, { pool: 1, vaults: [4, 5], mints: [6, 7] }, "given");
+/** The pool and vaults of swap / swap2 (cp_amm 0.2.0 IDL): pool 1, token_a/b vault 4/5, token_a/b mint 6/7, payer 8. */
+export const meteoraDammV2SwapReserves = swapReservesAt("meteora-damm-v2", dammV2Swaps, { pool: 1, vaults: [4, 5], mints: [6, 7], user: 8 }, "given");
 
 /**
  * A DAMM v2 pool seen swapped is registered with its two vaults, as its creation names them (its pricer reads the pool
@@ -199,3 +211,25 @@ const dammV2PoolCreations = new Map<string, number[]>([
 
 /** A pool initialisation → a created pool. */
 export const meteoraDammV2PoolLifecycle = poolCreationsAt("meteora-damm-v2", dammV2PoolCreations, VAULT_ROLES);
+
+/** The program-wide authority PDA ["pool_authority"]: owner of every pool's vaults. */
+export const METEORA_DAMM_V2_AUTHORITY = address("HLnpSz9h2S4hiLQ43rnSD9XkcUThA7B8hQMKmDaiTLcC");
+
+/**
+ * Meteora DAMM v2: venue-c. Swaps are refused while the current slot / unix time is below activation_point (damm-v2
+ * @a3d3827 pool_action_access/permissionless.rs can_swap; the pool's whitelisted vault may buy earlier).
+ */
+export const meteoraDammV2Venue = defineVenue({
+  kind: "meteora-damm-v2",
+  dex: "meteora-damm-v2",
+  venue: "venue-c",
+  program: METEORA_DAMM_V2_PROGRAM_ADDRESS,
+  authorities: [METEORA_DAMM_V2_AUTHORITY],
+  liquidityPrograms: [],
+  adapter: meteoraDammV2PoolAdapter,
+  instructions: { swapReserves: meteoraDammV2SwapReserves, lifecycle: meteoraDammV2PoolLifecycle, swappedPool: meteoraDammV2SwappedPool },
+  activation: (account) => {
+    const pool = decodeMeteoraDammV2Pool(account);
+    return slotOrTimeActivation(pool.activationType, pool.activationPoint);
+  },
+});

@@ -5,7 +5,7 @@
  * Layout: dynamic_bonding_curve 0.1.10 (MeteoraAg/dynamic-bonding-curve @b4f9547, DBC SDK 1.5.7); the fields read
  * have not moved since 0.1.6, and the sizes (424 / 1048 B) never changed.
  */
-import { getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
+import { address, getAddressDecoder, getBase16Encoder, getU128Decoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { ratio } from "../math/fixed-point";
 import { METEORA_DBC_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
@@ -16,6 +16,13 @@ import type { DecimalsOf, PoolPrice, RelatedAccounts, RelatedAddresses, PoolLife
 import { completionEventReader, swapReservesAt } from "./instruction-readers";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
+import { defineVenue } from "./venue-descriptor";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    "meteora-dbc": true;
+  }
+}
 
 export { METEORA_DBC_PROGRAM_ADDRESS };
 
@@ -137,8 +144,8 @@ export const meteoraDbcPoolAdapter = definePoolAdapter({
 
 /** DBC swap / swap2. */
 const dbcSwaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88"]);
-/** The pool and vaults of swap / swap2 (DBC IDL 0.1.6): config 1, pool 2, base/quote vault 5/6, base/quote mint 7/8. */
-export const meteoraDbcSwapReserves = swapReservesAt("meteora-dbc", dbcSwaps, { pool: 2, vaults: [5, 6], mints: [7, 8] }, "given");
+/** The pool and vaults of swap / swap2 (DBC IDL 0.1.6): config 1, pool 2, base/quote vault 5/6, base/quote mint 7/8, payer 9. */
+export const meteoraDbcSwapReserves = swapReservesAt("meteora-dbc", dbcSwaps, { pool: 2, vaults: [5, 6], mints: [7, 8], user: 9 }, "given");
 
 /** A DBC pool seen swapped is registered with its config (swap account 1), which its pricer reads. */
 export const meteoraDbcSwappedPool: SwappedPoolRoles = {
@@ -198,4 +205,23 @@ export const meteoraDbcPoolGraduation = completionEventReader({
   maxSize: 96,
   poolOffset: 16,
   related: (data) => ({ config: getAddressDecoder().decode(data, 48) }),
+});
+
+/** The program-wide authority PDA ["pool_authority"]: owner of every curve's vaults. */
+export const METEORA_DBC_AUTHORITY = address("FhVo3mqL8PW5pH5U2CN4XE33DokiyZnUwuGpH2hmHLuM");
+
+/**
+ * Meteora DBC: venue-c. Its activation_point only schedules fees (the fee scheduler's start), it does not gate swaps:
+ * no activation rule.
+ */
+export const meteoraDbcVenue = defineVenue({
+  kind: "meteora-dbc",
+  dex: "meteora-dbc",
+  venue: "venue-c",
+  program: METEORA_DBC_PROGRAM_ADDRESS,
+  authorities: [METEORA_DBC_AUTHORITY],
+  liquidityPrograms: [],
+  adapter: meteoraDbcPoolAdapter,
+  instructions: { swapReserves: meteoraDbcSwapReserves, lifecycle: meteoraDbcPoolLifecycle, swappedPool: meteoraDbcSwappedPool, graduation: meteoraDbcPoolGraduation },
+  activation: null,
 });

@@ -17,6 +17,13 @@ import { readVaultAmount } from "../solana/accounts/spl-token";
 import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles } from "./types";
 import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
+import { defineVenue, slotOrTimeActivation, type ActivationPoint } from "./venue-descriptor";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    "meteora-dlmm": true;
+  }
+}
 
 export { METEORA_DLMM_PROGRAM_ADDRESS };
 
@@ -53,6 +60,9 @@ export interface MeteoraDlmmPair {
   readonly reserveY: Address;
   readonly protocolFeeX: bigint;
   readonly protocolFeeY: bigint;
+  /** 0 slot, 1 unix time: the unit of `activationPoint` */
+  readonly activationType: number;
+  readonly activationPoint: bigint;
 }
 
 const pairDecoder = getFieldsDecoder({
@@ -67,6 +77,8 @@ const pairDecoder = getFieldsDecoder({
   reserveY: [184, getAddressDecoder()],
   protocolFeeX: [216, getU64Decoder()],
   protocolFeeY: [224, getU64Decoder()],
+  activationType: [86, getU8Decoder()],
+  activationPoint: [816, getU64Decoder()],
 });
 
 /** Decodes an LbPair. */
@@ -194,9 +206,9 @@ const RESERVE_ROLES = ["reserveX", "reserveY"] as const;
 const dlmmSwaps = new Set(["f8c69e91e17587c8", "414b3f4ceb5b5b88", "fa49652126cf4bb8", "2bd7f784893cf351", "38ade6d0ade49ccd", "4a62c0d6b1334b33"]);
 /**
  * The pair and reserves of swap, swap2, swap_exact_out(2), swap_with_price_impact(2) (dlmm-sdk IDL 0.12.0): lb_pair 0,
- * reserve_x/y 2/3, token_x/y mint 6/7.
+ * reserve_x/y 2/3, token_x/y mint 6/7, user 10.
  */
-export const meteoraDlmmSwapReserves = swapReservesAt("meteora-dlmm", dlmmSwaps, { pool: 0, vaults: [2, 3], mints: [6, 7] }, "given");
+export const meteoraDlmmSwapReserves = swapReservesAt("meteora-dlmm", dlmmSwaps, { pool: 0, vaults: [2, 3], mints: [6, 7], user: 10 }, "given");
 
 /** A DLMM pair seen swapped is registered with its two reserves, which its pricer reads. */
 export const meteoraDlmmSwappedPool: SwappedPoolRoles = { reserveRoles: RESERVE_ROLES };
@@ -212,3 +224,31 @@ const dlmmPairCreations = new Map<string, number[]>([
 
 /** A pair initialisation → a created pool. */
 export const meteoraDlmmPoolLifecycle = poolCreationsAt("meteora-dlmm", dlmmPairCreations, RESERVE_ROLES);
+
+/** Pair types whose swaps wait for the activation point: Permission (1) and CustomizablePermissionless (2). */
+const GATED_PAIR_TYPES = new Set([1, 2]);
+
+/**
+ * When a pair opens: Permission and CustomizablePermissionless pairs refuse swaps while the current slot (activation
+ * type 0) or unix time (1) is below activation_point; the program does not gate other pair types (dlmm-sdk @fb02e51
+ * commons/src/quote.rs validate_swap_activation, ts-client isSwapDisabled). A pre-activation swap address may trade
+ * earlier; prices follow the public opening.
+ */
+export function meteoraDlmmActivation(account: AccountBytes): ActivationPoint | undefined {
+  const pair = decodeMeteoraDlmmPair(account);
+  if (!GATED_PAIR_TYPES.has(pair.pairType)) return undefined;
+  return slotOrTimeActivation(pair.activationType, pair.activationPoint);
+}
+
+/** Meteora DLMM: venue-c. Reserves are owned by the pair account itself (no program-wide authority). */
+export const meteoraDlmmVenue = defineVenue({
+  kind: "meteora-dlmm",
+  dex: "meteora-dlmm",
+  venue: "venue-c",
+  program: METEORA_DLMM_PROGRAM_ADDRESS,
+  authorities: [],
+  liquidityPrograms: [],
+  adapter: meteoraDlmmPairAdapter,
+  instructions: { swapReserves: meteoraDlmmSwapReserves, lifecycle: meteoraDlmmPoolLifecycle, swappedPool: meteoraDlmmSwappedPool },
+  activation: meteoraDlmmActivation,
+});

@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit";
 import { AccountDecodeError } from "../solana/accounts/decode-error";
-import { dexOfPoolKind, type DexName, type PoolKind } from "./pool-kinds";
+import type { PoolKind } from "./pool-kind-registry";
 import type { AccountBytes } from "../solana/accounts/account-shape";
 import type { DecimalsOf, PoolCandidate, PoolPrice } from "./types";
 
@@ -12,9 +12,8 @@ export type Evaluation =
   | { readonly kind: "needs"; readonly addresses: Address[]; readonly related: Record<string, Address> };
 
 /** Everything the router knows about one pool kind: how to find it, what to read, how to price it. */
-export interface PoolAdapter {
-  readonly kind: PoolKind;
-  readonly dex: DexName;
+export interface PoolAdapter<K extends PoolKind = PoolKind> {
+  readonly kind: K;
   /** Pools derivable from the mint alone. */
   candidates(mint: Address): Promise<PoolCandidate[]>;
   /** Decodes the pool (throws AccountDecodeError on a foreign account) and prices it, or says what it still needs. */
@@ -28,16 +27,15 @@ export const registryOnlyCandidates = async (): Promise<PoolCandidate[]> => [];
  * The adapter of a kind whose related accounts are known from the pool alone: decode, list the related accounts,
  * say which are still unread, price once all are read. A related account read and absent fails the pool.
  */
-export function definePoolAdapter<S, R extends string>(spec: {
-  kind: PoolKind;
+export function definePoolAdapter<const K extends PoolKind, S, R extends string>(spec: {
+  kind: K;
   candidates: (mint: Address) => Promise<PoolCandidate[]>;
   decode: (account: AccountBytes) => S;
   required: (state: S) => Record<R, Address>;
   price: (state: S, mint: Address, related: Record<R, AccountBytes>, decimalsOf: DecimalsOf) => PoolPrice;
-}): PoolAdapter {
+}): PoolAdapter<K> {
   return {
     kind: spec.kind,
-    dex: dexOfPoolKind[spec.kind],
     candidates: spec.candidates,
     evaluate(pool, mint, lookup, decimalsOf) {
       const state = spec.decode(pool);

@@ -15,13 +15,24 @@ import { anchorEventPrefix, isAnchorEvent } from "./anchor-event";
 import { completionEventReader } from "./instruction-readers";
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { definePoolAdapter } from "./pool-adapter";
+import { defineVenue } from "./venue-descriptor";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    "pump-bonding-curve": true;
+  }
+}
 
 export { PUMP_PROGRAM_ADDRESS };
 
 export const PUMP_BONDING_CURVE_DISCRIMINATOR = getBase16Encoder().encode("17b7f83760d8ac60");
-/** Legacy curves are 49 bytes (up to `complete`); newer ones 81, 115 and 150 (creator, flags, quote_mint). */
+/**
+ * Legacy curves are 49 bytes (up to `complete`); newer ones 81 (creator), 115 (flags, quote_mint) and longer: 125, 150,
+ * 151 and 256 bytes are all on mainnet (the program reallocates curves as fields are appended; nothing past quote_mint is
+ * read here).
+ */
 export const PUMP_BONDING_CURVE_MIN_SIZE = 49;
-/** Curves shorter than this predate `quote_mint` and are SOL-paired. */
+/** Curves shorter than this predate `quote_mint` and are SOL-paired; from it on, quote_mint @83 says the quote (USDC, another coin…). */
 const QUOTE_MINT_END = 115;
 export const PUMP_GLOBAL_ADDRESS = address("4wTV1YmiEkRvAtNtsSGPtUrqRYQMe5SKy2uB4Jjaxnjf");
 export const PUMP_GLOBAL_DISCRIMINATOR = getBase16Encoder().encode("a7e8e8b1c86c727f");
@@ -143,9 +154,9 @@ export const pumpBondingCurveAdapter = definePoolAdapter({
   price: priceFromPumpBondingCurve,
 });
 
-/** buy, buy_exact_sol_in, sell: mint 2, bonding_curve 3, associated_bonding_curve 4 (pump IDL, pump-public-docs @1b822158). */
+/** buy, buy_exact_sol_in, sell: mint 2, bonding_curve 3, associated_bonding_curve 4, user 6 (pump IDL, pump-public-docs @1b822158). */
 const pumpLegacySwaps = new Set(["66063d1201daebea", "38fc74089edfcd5f", "33e685a4017f83ad"]);
-/** buy_v2, sell_v2, buy_exact_quote_in_v2: base/quote mint 1/2, bonding_curve 10, associated base/quote bonding curve 11/12. */
+/** buy_v2, sell_v2, buy_exact_quote_in_v2: base/quote mint 1/2, bonding_curve 10, associated base/quote bonding curve 11/12, user 13. */
 const pumpV2Swaps = new Set(["b817ee6167c5d33d", "5df6823ce7e940b2", "c2ab1c46684d5b2f"]);
 
 /**
@@ -155,17 +166,17 @@ const pumpV2Swaps = new Set(["b817ee6167c5d33d", "5df6823ce7e940b2", "c2ab1c4668
 export const pumpBondingCurveSwapReserves: SwapReservesReader = (data, key, count) => {
   const tag = instructionTag(data);
   if (pumpLegacySwaps.has(tag) && count >= 7) {
-    const at = accountsAt(key, [2, 3, 4]);
+    const at = accountsAt(key, [2, 3, 4, 6]);
     if (!at) return undefined;
-    const [mint, curve, curveTokens] = at as [Address, Address, Address];
-    return { kind: "pump-bonding-curve", pool: curve, reserves: [{ account: curveTokens, mint }, { account: curve, mint: WSOL_MINT, lamports: true }], order: "given" };
+    const [mint, curve, curveTokens, user] = at as [Address, Address, Address, Address];
+    return { kind: "pump-bonding-curve", pool: curve, reserves: [{ account: curveTokens, mint }, { account: curve, mint: WSOL_MINT, lamports: true }], order: "given", user };
   }
   if (pumpV2Swaps.has(tag) && count >= 14) {
-    const at = accountsAt(key, [1, 2, 10, 11, 12]);
+    const at = accountsAt(key, [1, 2, 10, 11, 12, 13]);
     if (!at) return undefined;
-    const [baseMint, quoteMint, curve, curveBase, curveQuote] = at as [Address, Address, Address, Address, Address];
+    const [baseMint, quoteMint, curve, curveBase, curveQuote, user] = at as [Address, Address, Address, Address, Address, Address];
     const quote = quoteMint === WSOL_MINT ? { account: curve, mint: WSOL_MINT, lamports: true } : { account: curveQuote, mint: quoteMint };
-    return { kind: "pump-bonding-curve", pool: curve, reserves: [{ account: curveBase, mint: baseMint }, quote], order: "given" };
+    return { kind: "pump-bonding-curve", pool: curve, reserves: [{ account: curveBase, mint: baseMint }, quote], order: "given", user };
   }
   return undefined;
 };
@@ -231,4 +242,17 @@ export const pumpBondingCurvePoolGraduation = completionEventReader({
   poolOffset: 80,
   baseMintOffset: 48,
   related: () => requiredAccountsForPumpBondingCurve(),
+});
+
+/** pump.fun bonding curves: venue-a, `dex` "pumpfun". The curve account holds the SOL and owns the token vault; no activation gate. */
+export const pumpBondingCurveVenue = defineVenue({
+  kind: "pump-bonding-curve",
+  dex: "pumpfun",
+  venue: "venue-a",
+  program: PUMP_PROGRAM_ADDRESS,
+  authorities: [],
+  liquidityPrograms: [],
+  adapter: pumpBondingCurveAdapter,
+  instructions: { swapReserves: pumpBondingCurveSwapReserves, lifecycle: pumpBondingCurvePoolLifecycle, graduation: pumpBondingCurvePoolGraduation },
+  activation: null,
 });

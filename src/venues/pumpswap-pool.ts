@@ -23,7 +23,14 @@ import { reservePrice } from "./pool-price";
 import { readVaultAmount } from "../solana/accounts/spl-token";
 import type { DecimalsOf, PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles } from "./types";
 import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
+import { defineVenue } from "./venue-descriptor";
 import { definePoolAdapter } from "./pool-adapter";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    pumpswap: true;
+  }
+}
 
 export { PUMP_AMM_PROGRAM_ADDRESS };
 
@@ -167,11 +174,24 @@ export const pumpSwapPoolAdapter = definePoolAdapter({
 const VAULT_ROLES = ["baseVault", "quoteVault"] as const;
 /** PumpSwap buy, sell and buy_exact_quote_in. */
 const pumpSwapSwaps = new Set(["66063d1201daebea", "33e685a4017f83ad", "c62e1552b4d9e870"]);
-/** The pool and vaults of buy / sell / buy_exact_quote_in (pump_amm IDL, pump-public-docs @1b822158): pool 0, base/quote mint 3/4, vaults 7/8. */
-export const pumpSwapSwapReserves = swapReservesAt("pumpswap", pumpSwapSwaps, { pool: 0, vaults: [7, 8], mints: [3, 4] }, "given");
+/** The pool and vaults of buy / sell / buy_exact_quote_in (pump_amm IDL, pump-public-docs @1b822158): pool 0, user 1, base/quote mint 3/4, vaults 7/8. */
+export const pumpSwapSwapReserves = swapReservesAt("pumpswap", pumpSwapSwaps, { pool: 0, vaults: [7, 8], mints: [3, 4], user: 1 }, "given");
 
 /** A PumpSwap pool seen swapped is registered with its two vaults, which its pricer reads. */
 export const pumpSwapSwappedPool: SwappedPoolRoles = { reserveRoles: VAULT_ROLES };
 
 /** create_pool: pool 0, base/quote mint 3/4, pool base/quote token account 9/10 → a created pool. */
 export const pumpSwapPoolLifecycle = poolCreationsAt("pumpswap", new Map([["e992d18ecf6840bc", [0, 3, 4, 9, 10]]]), VAULT_ROLES);
+
+/** PumpSwap: venue-d. Vaults are owned by the pool account itself; swaps have no activation gate. */
+export const pumpSwapVenue = defineVenue({
+  kind: "pumpswap",
+  dex: "pumpswap",
+  venue: "venue-d",
+  program: PUMP_AMM_PROGRAM_ADDRESS,
+  authorities: [],
+  liquidityPrograms: [],
+  adapter: pumpSwapPoolAdapter,
+  instructions: { swapReserves: pumpSwapSwapReserves, lifecycle: pumpSwapPoolLifecycle, swappedPool: pumpSwapSwappedPool },
+  activation: null,
+});

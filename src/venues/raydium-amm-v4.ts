@@ -3,7 +3,7 @@
  * Pools are PDAs of their OpenBook market, not of the mints, so they are found by scanning the program.
  * Layout: raydium-amm 0.3.1 @27f461d (OpenBook removed; AmmInfo unchanged, its order-book fields deprecated).
  */
-import { getAddressDecoder, getU64Decoder, transformDecoder, type Address } from "@solana/kit";
+import { address, getAddressDecoder, getU64Decoder, transformDecoder, type Address } from "@solana/kit";
 import { RAYDIUM_AMM_V4_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { getFieldsDecoder } from "../solana/accounts/field-layout";
@@ -13,6 +13,13 @@ import { readVaultAmount } from "../solana/accounts/spl-token";
 import type { PoolLifecycleReader, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles, SwapReservesReader } from "./types";
 import { accountsAt } from "./instruction-tag";
 import { definePoolAdapter, registryOnlyCandidates } from "./pool-adapter";
+import { defineVenue } from "./venue-descriptor";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    "raydium-amm-v4": true;
+  }
+}
 
 export { RAYDIUM_AMM_V4_PROGRAM_ADDRESS };
 
@@ -21,6 +28,8 @@ const COIN_MINT_OFFSET = 400;
 const PC_MINT_OFFSET = 432;
 /** Initialized, SwapOnly and WaitingTrade (swaps open after pool_open_time); other statuses reject swaps. */
 const SWAPPABLE_STATUSES = new Set([1, 6, 7]);
+/** AmmStatus::WaitingTrade: the one status whose swaps wait for pool_open_time. */
+const WAITING_TRADE = 7;
 
 export interface RaydiumAmmV4Pool {
   readonly status: number;
@@ -33,6 +42,8 @@ export interface RaydiumAmmV4Pool {
   readonly pcVault: Address;
   readonly coinMint: Address;
   readonly pcMint: Address;
+  /** unix second from which a WaitingTrade pool accepts swaps */
+  readonly poolOpenTime: bigint;
 }
 
 const u64AsNumber = transformDecoder(getU64Decoder(), Number);
@@ -46,6 +57,7 @@ const poolDecoder = getFieldsDecoder({
   pcVault: [368, getAddressDecoder()],
   coinMint: [COIN_MINT_OFFSET, getAddressDecoder()],
   pcMint: [PC_MINT_OFFSET, getAddressDecoder()],
+  poolOpenTime: [224, getU64Decoder()],
 });
 
 /** Decodes an AmmInfo; owner and the exact size are the only type checks this layout allows. */
@@ -104,20 +116,21 @@ export const raydiumAmmV4PoolAdapter = definePoolAdapter({
 
 /**
  * The pool and vaults (coin, pc) a swap_base_in / swap_base_out (tags 9 / 11; 17 accounts, or 18 with the deprecated
- * target_orders) or swap_base_in_v2 / swap_base_out_v2 (tags 16 / 17, 8 accounts) trades against (raydium-amm 0.3.1).
+ * target_orders) or swap_base_in_v2 / swap_base_out_v2 (tags 16 / 17, 8 accounts) trades against (raydium-amm 0.3.1), and
+ * its user: the source token account's owner, the last account of the 17/18-account forms and position 7 of the v2 ones.
  */
 export const raydiumAmmV4SwapReserves: SwapReservesReader = (data, key, count) => {
   const tag = data[0];
   let positions: number[];
   if ((tag === 9 || tag === 11) && data.length >= 17 && (count === 17 || count === 18)) {
     const shift = count === 18 ? 1 : 0;
-    positions = [1, 4 + shift, 5 + shift];
-  } else if ((tag === 16 || tag === 17) && data.length >= 17 && count >= 8) positions = [1, 3, 4];
+    positions = [1, 4 + shift, 5 + shift, count - 1];
+  } else if ((tag === 16 || tag === 17) && data.length >= 17 && count >= 8) positions = [1, 3, 4, 7];
   else return undefined;
   const at = accountsAt(key, positions);
   if (!at) return undefined;
-  const [pool, coinVault, pcVault] = at as [Address, Address, Address];
-  return { kind: "raydium-amm-v4", pool, reserves: [{ account: coinVault, mint: undefined }, { account: pcVault, mint: undefined }], order: "given" };
+  const [pool, coinVault, pcVault, user] = at as [Address, Address, Address, Address];
+  return { kind: "raydium-amm-v4", pool, reserves: [{ account: coinVault, mint: undefined }, { account: pcVault, mint: undefined }], order: "given", user };
 };
 
 /** An AMM v4 pool seen swapped is registered with its two vaults, which its pricer reads. */
@@ -131,3 +144,25 @@ export const raydiumAmmV4PoolLifecycle: PoolLifecycleReader = (data, key, count)
   const [pool, coinMint, pcMint, coinVault, pcVault] = at as [Address, Address, Address, Address, Address];
   return [{ type: "create", kind: "raydium-amm-v4", pool, mints: [coinMint, pcMint], related: { coinVault, pcVault } }];
 };
+
+/** The program-wide authority PDA ["amm authority"]: owner of every pool's vaults. */
+export const RAYDIUM_AMM_V4_AUTHORITY = address("5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1");
+
+/**
+ * Raydium AMM v4: venue-b. A pool in status WaitingTrade refuses swaps while now < pool_open_time (raydium-amm @27f461d
+ * processor.rs, every swap); other swappable statuses ignore pool_open_time.
+ */
+export const raydiumAmmV4Venue = defineVenue({
+  kind: "raydium-amm-v4",
+  dex: "raydium-amm-v4",
+  venue: "venue-b",
+  program: RAYDIUM_AMM_V4_PROGRAM_ADDRESS,
+  authorities: [RAYDIUM_AMM_V4_AUTHORITY],
+  liquidityPrograms: [],
+  adapter: raydiumAmmV4PoolAdapter,
+  instructions: { swapReserves: raydiumAmmV4SwapReserves, lifecycle: raydiumAmmV4PoolLifecycle, swappedPool: raydiumAmmV4SwappedPool },
+  activation: (account) => {
+    const pool = decodeRaydiumAmmV4Pool(account);
+    return pool.status === WAITING_TRADE ? { unit: "unix-time", opensAt: pool.poolOpenTime } : undefined;
+  },
+});

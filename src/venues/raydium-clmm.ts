@@ -15,6 +15,13 @@ import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, Swapp
 import { accountsAt, instructionTag } from "./instruction-tag";
 import { poolCreationsAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
+import { defineVenue } from "./venue-descriptor";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    "raydium-clmm": true;
+  }
+}
 
 export { RAYDIUM_CLMM_PROGRAM_ADDRESS };
 
@@ -40,6 +47,8 @@ export interface RaydiumClmmPool {
   readonly status: number;
   readonly fundFees0: bigint;
   readonly fundFees1: bigint;
+  /** swaps are accepted once the unix time is past it (swap.rs / swap_v2.rs: require_gt!(now, open_time)) */
+  readonly openTime: bigint;
 }
 
 const poolDecoder = getFieldsDecoder({
@@ -57,6 +66,7 @@ const poolDecoder = getFieldsDecoder({
   status: [389, getU8Decoder()],
   fundFees0: [1064, getU64Decoder()],
   fundFees1: [1072, getU64Decoder()],
+  openTime: [1080, getU64Decoder()],
 });
 
 /** Decodes a CLMM PoolState (the "PoolState" discriminator is shared with CPMM and LaunchLab). */
@@ -132,7 +142,7 @@ const clmmSwapV2 = "2b04ed0b1ac91e62";
 /** The pricer and the registry name the vaults (token0, token1) by these roles. */
 const VAULT_ROLES = ["vault0", "vault1"] as const;
 /**
- * The pool and vaults of swap (pool 2, input/output vault 5/6; mints from the token balances) and swap_v2 (+ input/output
+ * The payer (0), pool and vaults of swap (pool 2, input/output vault 5/6; mints from the token balances) and swap_v2 (+ input/output
  * vault mint 11/12) (raydium-clmm amm_v3 0.1.0 IDL). Listed by direction; the pool orders its mints by bytes.
  * swap_router_base_in names its pools in remaining accounts and is not read.
  */
@@ -140,14 +150,15 @@ export const raydiumClmmSwapReserves: SwapReservesReader = (data, key, count) =>
   const tag = instructionTag(data);
   const v2 = tag === clmmSwapV2 && count >= 13;
   if (!v2 && !(tag === clmmSwap && count >= 10)) return undefined;
-  const at = accountsAt(key, [2, 5, 6]);
+  const at = accountsAt(key, [2, 5, 6, 0]);
   if (!at) return undefined;
-  const [pool, inputVault, outputVault] = at as [Address, Address, Address];
+  const [pool, inputVault, outputVault, user] = at as [Address, Address, Address, Address];
   return {
     kind: "raydium-clmm",
     pool,
     reserves: [{ account: inputVault, mint: v2 ? key(11) : undefined }, { account: outputVault, mint: v2 ? key(12) : undefined }],
     order: "mint-bytes",
+    user,
   };
 };
 
@@ -156,3 +167,20 @@ export const raydiumClmmSwappedPool: SwappedPoolRoles = { reserveRoles: VAULT_RO
 
 /** create_pool: pool 2, token_mint_0/1 3/4, token_vault_0/1 5/6 → a created pool. */
 export const raydiumClmmPoolLifecycle = poolCreationsAt("raydium-clmm", new Map([["e992d18ecf6840bc", [2, 3, 4, 5, 6]]]), VAULT_ROLES);
+
+/**
+ * Raydium CLMM: venue-b. Swaps need the unix time strictly past `open_time` (raydium-clmm @03b44b7 swap.rs, swap_v2.rs
+ * `require_gt!(block_timestamp, open_time)`), so the first second they go through is open_time + 1. Vaults are owned by
+ * the pool account itself (no program-wide authority).
+ */
+export const raydiumClmmVenue = defineVenue({
+  kind: "raydium-clmm",
+  dex: "raydium-clmm",
+  venue: "venue-b",
+  program: RAYDIUM_CLMM_PROGRAM_ADDRESS,
+  authorities: [],
+  liquidityPrograms: [],
+  adapter: raydiumClmmPoolAdapter,
+  instructions: { swapReserves: raydiumClmmSwapReserves, lifecycle: raydiumClmmPoolLifecycle, swappedPool: raydiumClmmSwappedPool },
+  activation: (account) => ({ unit: "unix-time", opensAt: decodeRaydiumClmmPool(account).openTime + 1n }),
+});

@@ -3,7 +3,7 @@
  * fund and creator fee buckets the program keeps in the same vaults. Layout: PoolState of raydium-cp-swap 0.2.0
  * @609780f (creator fees since b0b2a08), 637 B.
  */
-import { getAddressDecoder, getBase16Encoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
+import { address, getAddressDecoder, getBase16Encoder, getU64Decoder, getU8Decoder, type Address } from "@solana/kit";
 import { RAYDIUM_CPMM_PROGRAM_ADDRESS } from "../solana/well-known";
 import { assertAccountShape, type AccountBytes } from "../solana/accounts/account-shape";
 import { DEFAULT_QUOTE_MINTS, derivedQuoteMints, pairCandidates } from "./candidates";
@@ -14,6 +14,13 @@ import { readVaultAmount } from "../solana/accounts/spl-token";
 import type { PoolCandidate, PoolPrice, RelatedAccounts, RelatedAddresses, SwappedPoolRoles } from "./types";
 import { poolCreationsAt, swapReservesAt } from "./instruction-readers";
 import { definePoolAdapter } from "./pool-adapter";
+import { defineVenue } from "./venue-descriptor";
+
+declare module "./pool-kind-registry" {
+  interface PoolKindRegistry {
+    "raydium-cpmm": true;
+  }
+}
 
 export { RAYDIUM_CPMM_PROGRAM_ADDRESS };
 
@@ -41,6 +48,8 @@ export interface RaydiumCpmmPool {
   /** creator fees sit in former padding (zero on pools older than the creator-fee upgrade) */
   readonly creatorFees0: bigint;
   readonly creatorFees1: bigint;
+  /** unix second from which swaps are accepted (swap_base_input/output refuse `now < open_time`) */
+  readonly openTime: bigint;
 }
 
 const poolDecoder = getFieldsDecoder({
@@ -57,6 +66,7 @@ const poolDecoder = getFieldsDecoder({
   fundFees1: [365, getU64Decoder()],
   creatorFees0: [397, getU64Decoder()],
   creatorFees1: [405, getU64Decoder()],
+  openTime: [373, getU64Decoder()],
 });
 
 /** Decodes a CPMM PoolState (the "PoolState" discriminator is shared with CLMM and LaunchLab). */
@@ -130,13 +140,29 @@ const VAULT_ROLES = ["vault0", "vault1"] as const;
 /** CPMM swap_base_input / swap_base_output. */
 const cpmmSwaps = new Set(["8fbe5adac41e33de", "37d96256a34ab4ad"]);
 /**
- * The pool and vaults of swap_base_input / swap_base_output (raydium-cp-swap 0.2.0 IDL): pool 3, input/output vault
+ * The pool and vaults of swap_base_input / swap_base_output (raydium-cp-swap 0.2.0 IDL): payer 0, pool 3, input/output vault
  * 6/7, input/output mint 10/11. Listed by direction; the pool orders its mints by bytes (token0 < token1).
  */
-export const raydiumCpmmSwapReserves = swapReservesAt("raydium-cpmm", cpmmSwaps, { pool: 3, vaults: [6, 7], mints: [10, 11] }, "mint-bytes");
+export const raydiumCpmmSwapReserves = swapReservesAt("raydium-cpmm", cpmmSwaps, { pool: 3, vaults: [6, 7], mints: [10, 11], user: 0 }, "mint-bytes");
 
 /** A CPMM pool seen swapped is registered with its vaults in the pool's token0 / token1 order, which its pricer reads. */
 export const raydiumCpmmSwappedPool: SwappedPoolRoles = { reserveRoles: VAULT_ROLES };
 
 /** initialize: pool 3, token_0/1 mint 4/5, token_0/1 vault 10/11 → a created pool. */
 export const raydiumCpmmPoolLifecycle = poolCreationsAt("raydium-cpmm", new Map([["afaf6d1f0d989bed", [3, 4, 5, 10, 11]]]), VAULT_ROLES);
+
+/** The program-wide authority PDA ["vault_and_lp_mint_auth_seed"]: owner of every pool's vaults. */
+export const RAYDIUM_CPMM_AUTHORITY = address("GpMZbSM2GgvTKHJirzeGfMFoaZ8UR2X7F4v8vHTvxFbL");
+
+/** Raydium CPMM: venue-b. Swaps open at `open_time` (raydium-cp-swap @609780f swap_base_input.rs: refused while now < open_time). */
+export const raydiumCpmmVenue = defineVenue({
+  kind: "raydium-cpmm",
+  dex: "raydium-cpmm",
+  venue: "venue-b",
+  program: RAYDIUM_CPMM_PROGRAM_ADDRESS,
+  authorities: [RAYDIUM_CPMM_AUTHORITY],
+  liquidityPrograms: [],
+  adapter: raydiumCpmmPoolAdapter,
+  instructions: { swapReserves: raydiumCpmmSwapReserves, lifecycle: raydiumCpmmPoolLifecycle, swappedPool: raydiumCpmmSwappedPool },
+  activation: (account) => ({ unit: "unix-time", opensAt: decodeRaydiumCpmmPool(account).openTime }),
+});

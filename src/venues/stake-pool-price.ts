@@ -4,7 +4,8 @@
  * mirrored by dynamic-amm-sdk @b21e2efb `ts-client/src/amm/curve/stable-swap.ts`): integer math, rounded down.
  * Which account a pool reads is fixed by its depeg type; only SPL stake pools are named by the pool (its `stake` field).
  */
-import { type Address, getBase16Encoder, getU64Decoder } from "@solana/kit";
+import { type Address, address, getAddressDecoder, getBase16Encoder, getU64Decoder } from "@solana/kit";
+import { ratio, type Ratio } from "../math/fixed-point";
 import {
   LIDO_PROGRAM_ADDRESS,
   LIDO_STATE_ADDRESS,
@@ -114,4 +115,42 @@ function virtualPrice(layout: string, numerator: bigint, denominator: bigint): b
   const price = (numerator * DEPEG_PRECISION) / denominator;
   if (price > U64_MAX) throw new AccountDecodeError(layout, "value", "virtual price overflows u64");
   return price;
+}
+
+/**
+ * Liquid-staking tokens whose SOL value is their stake pool's own exchange rate: a pool quoted in one of them is priced
+ * through that rate (read in the same account batch as the pool), not through the LST's market. The table names the
+ * stake-pool account of each mint; an SPL stake pool's account must also name the mint as its `pool_mint` (@162), so
+ * a wrong row refuses rather than misprices (the LST is then priced through its own deepest pool).
+ * Sources: JitoSOL (Jito4APy…, owner SPoo1Ku8…, checked against a mainnet capture, test/fixtures), mSOL (Marinade's
+ * State 8szGkuLT…, the account DAMM v1 depeg pools read), bSOL (BlazeStake's SPL stake pool stk9ApL5…).
+ */
+export const STAKE_POOL_LSTS: ReadonlyMap<Address, { readonly kind: "spl" | "marinade"; readonly account: Address }> = new Map<Address, { kind: "spl" | "marinade"; account: Address }>([
+  [address("J1toso1uCk3RLmjorhTtrVwY9HJ7X8V9yYac6Y7kGCPn"), { kind: "spl", account: address("Jito4APyf642JPZPx3hGc6WWJ8zPKtRbRs4P815Awbb") }],
+  [address("mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So"), { kind: "marinade", account: MARINADE_STATE_ADDRESS }],
+  [address("bSo13r4TkiE4KumL71LsHTPpL2euBYLFx6h9HP3piy1"), { kind: "spl", account: address("stk9ApL5HeVAwPLr3TLhDXdZS8ptVu7zp6ov8HFDuMi") }],
+]);
+
+const splPoolMintDecoder = getFieldsDecoder({ poolMint: [162, getAddressDecoder()] });
+
+/**
+ * SOL per LST (human units: the LSTs above have SOL's 9 decimals), exact, from the stake-pool account of `mint`:
+ * total_lamports / pool_token_supply for an SPL stake pool, msol_price / 2³² for Marinade. Throws `AccountDecodeError`
+ * for a mint not in the table, an account of another program or another mint, or an empty pool.
+ */
+export function lstSolRate(mint: Address, account: AccountBytes): Ratio {
+  const lst = STAKE_POOL_LSTS.get(mint);
+  if (!lst) throw new AccountDecodeError("StakePool", "value", `${mint} is not a stake-pool token we read`);
+  if (lst.kind === "marinade") {
+    assertAccountShape(account, { layout: "MarinadeState", owners: [MARINADE_PROGRAM_ADDRESS], size: [MARINADE_STATE_MIN_SIZE], discriminator: MARINADE_STATE_DISCRIMINATOR });
+    const { msolPrice } = marinadeDecoder.decode(account.data);
+    if (msolPrice === 0n) throw new AccountDecodeError("MarinadeState", "value", "zero mSOL price");
+    return ratio(msolPrice, MARINADE_PRICE_DENOMINATOR);
+  }
+  assertAccountShape(account, { layout: "SplStakePool", owners: SPL_STAKE_POOL_PROGRAM_ADDRESSES, size: [SPL_STAKE_POOL_MIN_SIZE], discriminator: SPL_STAKE_POOL_ACCOUNT_TYPE });
+  const { poolMint } = splPoolMintDecoder.decode(account.data);
+  if (poolMint !== mint) throw new AccountDecodeError("SplStakePool", "mismatch", `stake pool mints ${poolMint}, not ${mint}`);
+  const { totalLamports, poolTokenSupply } = splStakePoolDecoder.decode(account.data);
+  if (poolTokenSupply === 0n || totalLamports === 0n) throw new AccountDecodeError("SplStakePool", "value", "empty stake pool");
+  return ratio(totalLamports, poolTokenSupply);
 }

@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit";
 import type { Ratio } from "../math/fixed-point";
 import type { AccountBytes } from "../solana/accounts/account-shape";
-import type { PoolKind } from "./pool-kinds";
+import type { PoolKind } from "./pool-kind-registry";
 
 /** A derived address where a pool of `kind` for a mint may exist (existence is checked by reading it). */
 export interface PoolCandidate {
@@ -69,6 +69,11 @@ export interface SwapReserves {
   readonly pool: Address;
   readonly reserves: readonly [SwapReserve, SwapReserve];
   readonly order: "given" | "mint-bytes";
+  /**
+   * The trader: the user / payer account the swap instruction names at the venue's position for it (the signer whose
+   * tokens move, or the authority of the user-side token accounts) — the trade's wallet, whoever paid the fees.
+   */
+  readonly user: Address;
 }
 
 /**

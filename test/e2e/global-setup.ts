@@ -1,6 +1,8 @@
 // Runs in Node once per e2e run: the worker bundled, and wrangler.toml read, a single time for every file that serves
 // the worker (helpers/served-worker.ts).
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildWorkerBundle, wranglerWorkerOptions } from "./helpers/served-worker";
 
@@ -11,10 +13,16 @@ declare module "vitest" {
   }
 }
 
+/**
+ * `E2E_WORKER_BUNDLE` names a bundle made already (scripts/test.sh points it at the `wrangler deploy --dry-run` it just
+ * ran, so its e2e lanes do not each bundle again); it is only read, never removed.
+ */
 export default async function setup(project: TestProject) {
-  const [dir, workerOptions] = await Promise.all([buildWorkerBundle(), wranglerWorkerOptions()]);
-  project.provide("e2eWorkerBundle", { dir, workerOptions });
+  const given = process.env.E2E_WORKER_BUNDLE;
+  const made = given && existsSync(path.join(given, "index.js")) ? undefined : await buildWorkerBundle();
+  const dir = made ?? path.resolve(given!);
+  project.provide("e2eWorkerBundle", { dir, workerOptions: await wranglerWorkerOptions() });
   return async () => {
-    await rm(dir, { recursive: true, force: true });
+    if (made) await rm(made, { recursive: true, force: true });
   };
 }

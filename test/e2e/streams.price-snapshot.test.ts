@@ -3,6 +3,8 @@
  * (rooms and the chain tail), localnet's full world with manual slots (nothing trades until the test moves the chain),
  * a `ws` client. The first frame after the ack is the token's record — numbered seq 1 like any event — equal to what
  * REST `/api/v1/price` answers at that moment; once the token trades, its new record follows as seq 2.
+ * At `"commitment":"processed"`: a whale's buy in a processed block reaches the client before that block is confirmed,
+ * and when localnet drops the block (`POST /__localnet/drop-next`), a correction naming its slot, then the confirmed record.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalnet, type Localnet } from "../../localnet/src/server";
@@ -16,8 +18,8 @@ let net: Localnet;
 let worker: ServedWorker;
 let key: string;
 
-async function confirmedSlot(): Promise<number> {
-  const res = await fetch(net.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getSlot", params: [{ commitment: "confirmed" }] }) });
+async function confirmedSlot(commitment = "confirmed"): Promise<number> {
+  const res = await fetch(net.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getSlot", params: [{ commitment }] }) });
   return ((await res.json()) as { result: number }).result;
 }
 
@@ -72,4 +74,91 @@ describe("subscribePrice: the current price at once, then changes", () => {
     await until("no third frame out of order", () => (client.frames.filter((f) => f.type === "price").every((f, i) => f.seq === i + 1) ? true : undefined));
     await endClient(client);
   }, 120_000);
+});
+
+describe("subscribePrice at processed: a block's price before it is confirmed, and a correction when the cluster drops it", () => {
+  it("the buy in a processed block comes within its slot marked processed (a confirmed subscription gets nothing); once the block is dropped, a correction for its slot, then the confirmed record", async () => {
+    // Given a SOL-quoted token priced by a pool the world trades, and two subscriptions of it: processed and confirmed
+    const world = (await (await fetch(`${net.rpcUrl}/__localnet/world`)).json()) as { tokens: { mint: string; pools: { kind: string; address: string; quoteMint: string }[] }[] };
+    const candidates = world.tokens.filter((t) => t.pools.length === 1 && t.pools[0]!.kind === "raydium-cpmm" && t.pools[0]!.quoteMint === "So11111111111111111111111111111111111111112");
+    let mint = "";
+    let rest: any;
+    for (const t of candidates) {
+      rest = await (await fetch(`${worker.origin}/api/v1/price?ca=${t.mint}`, { headers: { "x-api-key": key } })).json();
+      if (rest.pool === t.pools[0]!.address) {
+        mint = t.mint;
+        break;
+      }
+    }
+    expect(mint, "a CPMM-priced token").not.toBe("");
+    const client = await openRecording(`${worker.origin.replace(/^http/, "ws")}/ws?x-api-key=${key}`);
+    await client.frame("connected", (f) => f.type === "connected");
+    client.send({ method: "subscribePrice", tokens: [mint], commitment: "processed" });
+    const processed = await client.frame("the processed ack", (f) => f.type === "subscribePrice" && f.commitment === "processed");
+    client.send({ method: "subscribePrice", tokens: [mint] });
+    const confirmed = await client.frame("the confirmed ack", (f) => f.type === "subscribePrice" && f.commitment === undefined);
+    // its snapshot is the confirmed record, said so; then the tail follows the token at processed (its first record)
+    const snapshot = await client.frame("the processed subscription's snapshot", (f) => f.subscribeId === processed.subscribeId && f.type === "price" && f.data.commitment === "confirmed");
+    expect(snapshot.data).toEqual({ ...rest, commitment: "confirmed", slot: snapshot.data.slot, updatedAt: snapshot.data.updatedAt });
+    await client.frame("the first processed record", (f) => f.subscribeId === processed.subscribeId && f.type === "price" && f.data.commitment === "processed", 10_000);
+    const confirmedFramesBefore = client.frames.filter((f) => f.subscribeId === confirmed.subscribeId).length;
+
+    // When the next block, processed only, carries a whale's buy of 30 SOL on the token's pool
+    let settled = false;
+    const drop = fetch(`${net.rpcUrl}/__localnet/drop-next?pool=${rest.pool}&sol=30&wait=1`, { method: "POST" }).finally(() => (settled = true));
+    while (!settled) {
+      await sleep(30);
+      if (!settled) await net.advance(1);
+    }
+    const fork = ((await (await drop).json()) as { slot: number }).slot;
+    expect(await confirmedSlot("processed")).toBe(fork);
+
+    // Then the processed subscription gets its price read at that slot, higher (a buy), while the slot is not confirmed
+    const early = await client.frame("the fork's processed price", (f) => f.subscribeId === processed.subscribeId && f.type === "price" && f.data.slot === fork, 10_000);
+    expect(early.data).toMatchObject({ ca: mint, pool: rest.pool, commitment: "processed" });
+    expect(Number(early.data.priceInSol)).toBeGreaterThan(Number(snapshot.data.priceInSol));
+    expect(await confirmedSlot()).toBeLessThan(fork);
+    // and the confirmed subscription got nothing of it
+    expect(client.frames.filter((f) => f.subscribeId === confirmed.subscribeId)).toHaveLength(confirmedFramesBefore);
+
+    // When the chain goes on: the next block builds on the fork's parent, and the confirmed chain passes the slot
+    const from = client.frames.length;
+    for (let i = 0; i < 20 && (await confirmedSlot()) <= fork; i++) await net.advance(1);
+    expect(await confirmedSlot()).toBeGreaterThan(fork);
+
+    // Then a correction names the dropped slot, and the confirmed record follows it (numbered in the same stream)
+    const correction = await client.frame("the correction", (f) => f.subscribeId === processed.subscribeId && f.type === "correction", 10_000, from);
+    expect(correction.data).toMatchObject({ ca: mint, slot: fork, reason: "dropped" });
+    expect(correction.data.message).toContain(`Slot ${fork} was dropped`);
+    const after = await client.frame("the confirmed record after it", (f) => f.subscribeId === processed.subscribeId && f.type === "price" && f.seq === correction.seq + 1, 10_000, from);
+    expect(after.data).toMatchObject({ ca: mint, pool: rest.pool, commitment: "confirmed" });
+    expect(after.data.slot).toBeGreaterThan(fork);
+    // the whale's buy never happened on the confirmed chain: the confirmed subscription never saw a price at that slot
+    expect(client.frames.some((f) => f.subscribeId === confirmed.subscribeId && f.type === "price" && f.data.slot === fork)).toBe(false);
+    // seqs of the processed subscription go on without a gap
+    const seqs = client.frames.filter((f) => f.subscribeId === processed.subscribeId && typeof f.seq === "number").map((f) => f.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+    await endClient(client);
+  }, 120_000);
+
+  it("refuses a commitment that is not confirmed or processed, and processed on a kind that streams confirmed only, with an error frame (the socket kept)", async () => {
+    const client = await openRecording(`${worker.origin.replace(/^http/, "ws")}/ws?x-api-key=${key}`);
+    await client.frame("connected", (f) => f.type === "connected");
+    const mint = "So11111111111111111111111111111111111111112";
+    const cases: [unknown, string][] = [
+      [{ method: "subscribePrice", tokens: [mint], commitment: "finalized" }, "Invalid commitment: must be one of confirmed, processed"],
+      [{ method: "subscribePrice", tokens: [mint], commitment: 1 }, "Invalid commitment: expected string"],
+      [{ method: "subscribeTrade", tokens: [mint], commitment: "processed" }, "Invalid commitment: subscribeTrade streams confirmed only"],
+      [{ method: "subscribeCandle", tokens: [mint], interval: "1m", commitment: "processed" }, "Invalid commitment: subscribeCandle streams confirmed only"],
+      [{ method: "subscribeNewpair", commitment: "processed" }, "Invalid commitment: subscribeNewpair streams confirmed only"],
+    ];
+    for (const [message, error] of cases) {
+      const from = client.frames.length;
+      client.send(message);
+      expect((await client.frame(error, (f) => f.type === "error", 5_000, from)).message).toBe(error);
+    }
+    client.send({ method: "ping" });
+    await client.frame("pong", (f) => f.type === "pong");
+    await endClient(client);
+  });
 });

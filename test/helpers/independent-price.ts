@@ -27,8 +27,12 @@ export interface IndependentPrice {
 /** Slots seen by the reads of one computation: the result is only meaningful when they are all the same. */
 let slotsSeen: number[] = [];
 
+/** Where a computation reads accounts: localnet at `confirmed` by default, or what a caller serves (a receipt's accounts). */
+export type AccountSource = (addresses: string[]) => Promise<{ slot: number; data: (Uint8Array | null)[] }>;
+let source: AccountSource = rawAccounts;
+
 async function read(addresses: string[]) {
-  const r = await rawAccounts(addresses);
+  const r = await source(addresses);
   slotsSeen.push(r.slot);
   return { slot: r.slot, get: (i: number) => r.data[i]! };
 }
@@ -38,8 +42,20 @@ async function decimalsOf(mints: string[]): Promise<number[]> {
   return mints.map((_, i) => mintDecimals(r.get(i)));
 }
 
-/** Price of `mint` from pool `pool` of `kind`. Orientation: the pool's pair is turned so that `mint` is the base. */
-export async function independentPrice(kind: string, pool: string, mint: string): Promise<IndependentPrice> {
+/**
+ * Price of `mint` from pool `pool` of `kind`. Orientation: the pool's pair is turned so that `mint` is the base. Accounts
+ * come from `from` (localnet by default): the receipt test serves only the accounts a receipt names.
+ */
+export async function independentPrice(kind: string, pool: string, mint: string, from: AccountSource = rawAccounts): Promise<IndependentPrice> {
+  source = from;
+  try {
+    return await priceFromAccounts(kind, pool, mint);
+  } finally {
+    source = rawAccounts;
+  }
+}
+
+async function priceFromAccounts(kind: string, pool: string, mint: string): Promise<IndependentPrice> {
   slotsSeen = [];
   const first = await read([pool]);
   const p = first.get(0);
@@ -139,6 +155,25 @@ export async function independentPrice(kind: string, pool: string, mint: string)
       quotePerBase = b / 10 ** mintDecimals(r.get(5)) / (a / 10 ** mintDecimals(r.get(4)));
       break;
     }
+    case "raydium-launchlab": {
+      // PoolState: status @17, decimals @18/@19, virtual_base/quote @37/@45, real_base/quote @53/@61, global_config
+      // @141, base/quote mint @205/@237; GlobalConfig curve_type @16 (0 constant product, 1 fixed, 2 linear Q64 slope)
+      base = key(p, 205);
+      quote = key(p, 237);
+      const curve = u8((await read([key(p, 141)])).get(0), 16);
+      const [vb, vq, rb, rq] = [u64(p, 37), u64(p, 45), u64(p, 53), u64(p, 61)].map(Number) as [number, number, number, number];
+      const raw = curve === 0 ? (vq + rq) / (vb - rb) : curve === 1 ? vq / vb : (vb * rb) / Q64;
+      quotePerBase = raw * 10 ** (u8(p, 18) - u8(p, 19));
+      break;
+    }
+    case "orca-whirlpool": {
+      // Whirlpool: sqrt_price Q64.64 @65, token_mint_a @101, token_mint_b @181
+      base = key(p, 101);
+      quote = key(p, 181);
+      const [da, db] = await decimalsOf([base, quote]);
+      quotePerBase = (Number(u128(p, 65)) / Q64) ** 2 * 10 ** (da! - db!);
+      break;
+    }
     default:
       throw new Error(`no independent computation for ${kind}`);
   }
@@ -151,10 +186,16 @@ export async function independentPrice(kind: string, pool: string, mint: string)
 
 /** SOL/USD from the Pyth PriceUpdateV2 at its mainnet address: price × 10^expo, with its publish time. */
 export async function independentSolUsd(): Promise<{ price: number; publishTime: number; slot: number }> {
-  const r = await rawAccounts(["7UVimffxr9ow1uXYxsr4LHAcV58mLzhmwaeKvJ1pjLiE"]);
-  const d = r.data[0]!;
+  const r = await rawAccounts([PYTH_SOL_USD]);
+  return { ...solUsdOfPriceUpdate(r.data[0]!), slot: r.slot };
+}
+
+export const PYTH_SOL_USD = "7UVimffxr9ow1uXYxsr4LHAcV58mLzhmwaeKvJ1pjLiE";
+
+/** SOL/USD of a Pyth PriceUpdateV2's bytes: price × 10^expo, with its publish time. */
+export function solUsdOfPriceUpdate(d: Uint8Array): { price: number; publishTime: number } {
   const o = u8(d, 40) === 1 ? 41 : 42; // verification level: Full = 1 byte, Partial = 2
-  return { price: Number(i64(d, o + 32)) * 10 ** i32(d, o + 48), publishTime: Number(i64(d, o + 52)), slot: r.slot };
+  return { price: Number(i64(d, o + 32)) * 10 ** i32(d, o + 48), publishTime: Number(i64(d, o + 52)) };
 }
 
 /**

@@ -27,6 +27,18 @@ export async function world(): Promise<WorldManifest> {
   return (await fetch(`${env.LOCALNET_URL}/__localnet/world`)).json();
 }
 
+/**
+ * The manifest once the worker can read all of it: the manifest is the world as of its newest (processed) block, the
+ * worker reads at confirmed, one block behind, so a token an earlier file of the lane launched in that block would be
+ * listed but not yet readable. Advances until confirmed reaches that block.
+ */
+export async function readableWorld(): Promise<WorldManifest> {
+  const newest = await chainRpc<number>("getSlot", [{ commitment: "processed" }]);
+  const manifest = await world();
+  while ((await chainRpc<number>("getSlot", [{ commitment: "confirmed" }])) < newest) await advance(1);
+  return manifest;
+}
+
 export async function advance(slots: number): Promise<number> {
   const res = await fetch(`${env.LOCALNET_URL}/__localnet/advance?slots=${slots}`, { method: "POST" });
   return ((await res.json()) as { slot: number }).slot;

@@ -13,10 +13,11 @@ import { advance, chainRpc, chainRpcText, world, tradeTruth } from "../helpers/l
 import type { TradeRecord } from "../../localnet/src/world/swap-truth";
 import { relErr } from "../helpers/numbers";
 import { ingestUntil, runCron } from "../helpers/trade-index";
+import { later, NOT_TRENDING, pricedTruth, STABLES, storedSolUsd, truthSolUsdCarry, WSOL, type PricedTruth } from "../helpers/trade-truth";
 
-const WSOL = "So11111111111111111111111111111111111111112";
-const STABLES = new Set(["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"]);
-const KINDS = ["pump-bonding-curve", "pumpswap", "raydium-amm-v4", "raydium-cpmm", "raydium-clmm", "meteora-dlmm", "meteora-damm-v1", "meteora-damm-v2", "meteora-dbc"];
+const KINDS = ["pump-bonding-curve", "pumpswap", "raydium-amm-v4", "raydium-cpmm", "raydium-clmm", "meteora-dlmm", "meteora-damm-v1", "meteora-damm-v2", "meteora-dbc", "raydium-launchlab", "orca-whirlpool"];
+/** Kinds the world launches pools of during the run (`pool-launch` tokens, pump.fun launches and graduations). */
+const LAUNCHED_KINDS = KINDS.filter((k) => k !== "raydium-launchlab" && k !== "orca-whirlpool");
 
 
 interface Row {
@@ -41,6 +42,8 @@ let key = "";
 let lo = 0;
 let hi = 0;
 let truth: TradeRecord[] = [];
+/** The pump coin the run graduates (`POST /__localnet/graduate`): its migrate creates a PumpSwap pool in the span. */
+let graduated = "";
 
 
 async function indexed(from: number, to: number): Promise<Row[]> {
@@ -69,6 +72,11 @@ beforeAll(async () => {
   // the cron hands ranges to the queue's consumers)
   await advance(2);
   await runCron();
+  // a whale buys out a bonding curve in the first slot; the slot after, pump `migrate` creates its PumpSwap pool,
+  // which the random traffic trades from then on (often in a later block of the page the index stores the migration in)
+  const res = await fetch(`${env.LOCALNET_URL}/__localnet/graduate`, { method: "POST" });
+  expect(res.status, "a graduation queued").toBe(200);
+  graduated = ((await res.json()) as { queued: { mint: string } }).queued.mint;
   await advance(400);
   hi = await ingestUntil();
   // Trend windows end with the last minute the index holds completely. localnet's block times follow its slot schedule,
@@ -98,6 +106,10 @@ describe("trade index vs localnet's ground truth", () => {
     for (const t of made) perTx.set(t.signature, [...(perTx.get(t.signature) ?? []), t]);
     expect([...perTx.values()].some((legs) => new Set(legs.map((l) => l.pool)).size >= 2), "a routed transaction").toBe(true);
     expect([...perTx.values()].some((legs) => legs.length > new Set(legs.map((l) => l.pool)).size), "one pool swapped twice in a transaction").toBe(true);
+    // several signers each swapping the same pool in one transaction: each trade's wallet is its own signer
+    expect([...perTx.values()].some((legs) => legs.some((a) => legs.some((b) => a.pool === b.pool && a.wallet !== b.wallet))), "a multi-signer transaction").toBe(true);
+    // a Whirlpool two-hop swap: two Whirlpool legs in one transaction
+    expect([...perTx.values()].some((legs) => new Set(legs.filter((l) => l.kind === "orca-whirlpool").map((l) => l.pool)).size >= 2), "a two-hop Whirlpool swap").toBe(true);
 
     // And the index matches it one to one
     const rows = await indexed(lo, hi);
@@ -129,12 +141,19 @@ describe("trade index vs localnet's ground truth", () => {
     const within = (slot: string | undefined) => slot !== undefined && Number(slot) >= lo && Number(slot) <= hi;
     const expected = new Set<string>();
     for (const t of tokens) {
-      if (t.tags.includes("pool-launch") && within(t.details?.poolCreatedAtSlot)) expected.add(KINDS.find((k) => t.tags.includes(k))!);
+      if (t.tags.includes("pool-launch") && within(t.details?.poolCreatedAtSlot)) expected.add(LAUNCHED_KINDS.find((k) => t.tags.includes(k))!);
       else if (t.tags.includes("launched") && within(t.details?.launchedAtSlot)) expected.add("pump-bonding-curve");
       if (within(t.details?.graduatedAtSlot)) expected.add("pumpswap");
+      // a LaunchLab curve migrated in the span: migrate_to_cpswap / migrate_to_amm created its Raydium pool
+      if (within(t.details?.migratedAtSlot)) for (const p of t.pools) if (p.kind === "raydium-cpmm" || p.kind === "raydium-amm-v4") expected.add(p.kind);
     }
-    expect(expected.size).toBeGreaterThanOrEqual(KINDS.length - 1);
+    expect(expected.size).toBeGreaterThanOrEqual(LAUNCHED_KINDS.length - 1);
     expect(new Set(results.map((r) => r.kind))).toEqual(expected);
+    // the requested graduation's PumpSwap pool among them, though the world swapped it after its migration
+    const migrated = tokens.find((t) => t.mint === graduated)!;
+    expect(within(migrated.details?.graduatedAtSlot), `${graduated} graduated in the span`).toBe(true);
+    const pumpSwapPool = migrated.pools.find((p) => p.kind === "pumpswap")!.address;
+    expect(results.filter((r) => r.address === pumpSwapPool), "its migration's PumpSwap pool").toEqual([{ address: pumpSwapPool, kind: "pumpswap" }]);
     // And the ground truth's trades on those pools are in the index
     const created = new Set(results.map((r) => r.address));
     const onNewPools = truth.filter((t) => !t.failed && created.has(t.pool));
@@ -145,8 +164,8 @@ describe("trade index vs localnet's ground truth", () => {
   });
 
   it("prices each block with the volume-weighted median of its SOL/stable swaps (recomputed from the ground truth)", async () => {
-    const stored = await storedSolUsd();
-    const recomputed = truthSolUsdCarry(stored.map((b) => b.slot));
+    const stored = await storedSolUsd(lo, hi);
+    const recomputed = truthSolUsdCarry(truth, stored.map((b) => b.slot));
     let checked = 0;
     for (const b of stored) {
       const carry = recomputed.get(b.slot);
@@ -158,92 +177,10 @@ describe("trade index vs localnet's ground truth", () => {
   });
 });
 
-async function storedSolUsd(): Promise<{ slot: number; sol_usd: number }[]> {
-  const { results } = await env.DB.prepare("SELECT slot, sol_usd FROM ingested_blocks WHERE slot BETWEEN ? AND ? ORDER BY slot").bind(lo, hi).all<{ slot: number; sol_usd: number }>();
-  return results;
-}
-
-/** SOL/USD per slot from the ground truth alone: each block's USD-weighted median SOL/stable price, carried; null before the first. */
-function truthSolUsdCarry(slots: readonly number[]): Map<number, number | null> {
-  const out = new Map<number, number | null>();
-  let carry: number | null = null;
-  for (const slot of slots) {
-    const points = truth
-      .filter((t) => !t.failed && t.slot === slot)
-      .flatMap((t) => {
-        const sol = [t.poolIn, t.poolOut].find((m) => m.mint === WSOL);
-        const usd = [t.poolIn, t.poolOut].find((m) => STABLES.has(m.mint));
-        return sol && usd ? [{ price: Number(usd.amount) / 1e6 / (Number(sol.amount) / 1e9), weight: Number(usd.amount) / 1e6 }] : [];
-      })
-      .sort((a, b) => a.price - b.price);
-    if (points.length > 0) {
-      const half = points.reduce((a, p) => a + p.weight, 0) / 2;
-      let seen = 0;
-      carry = points.find((p) => (seen += p.weight) >= half)!.price;
-    }
-    out.set(slot, carry);
-  }
-  return out;
-}
-
-/** SOL/USD per slot as the ground truth prices it; blocks before any SOL/stable swap keep the index's start value. */
-async function truthSolUsd(): Promise<Map<number, number>> {
-  const stored = await storedSolUsd();
-  const carry = truthSolUsdCarry(stored.map((b) => b.slot));
-  return new Map(stored.map((b) => [b.slot, carry.get(b.slot) ?? b.sol_usd]));
-}
-
-/** Block times of `slots`, in batches of 200 (a node takes request bodies of at most 50 KiB, localnet as Agave does). */
-async function blockTimes(slots: number[]): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  for (let from = 0; from < slots.length; from += 200) {
-    const page = slots.slice(from, from + 200);
-    const body = JSON.stringify(page.map((s, i) => ({ jsonrpc: "2.0", id: i, method: "getBlockTime", params: [s] })));
-    const answers = JSON.parse(await chainRpcText(body)) as { id: number; result: number }[];
-    for (const a of answers) out.set(page[a.id]!, a.result);
-  }
-  return out;
-}
-
-interface PricedTruth {
-  key: string;
-  slot: number;
-  order: [number, number, number];
-  minute: number;
-  base: string;
-  buy: boolean;
-  valueUsd: number;
-  quoteUi: number;
-  baseRaw: bigint;
-  usdPerQuote: number;
-}
-
-/** The ground truth's trades with a USD value, oriented as the API orients them (quote: stables, then wSOL). */
-async function pricedTruth(): Promise<PricedTruth[]> {
-  const sol = await truthSolUsd();
-  const made = truth.filter((t) => !t.failed);
-  const times = await blockTimes([...new Set(made.map((t) => t.slot))]);
-  const out: PricedTruth[] = [];
-  for (const t of made) {
-    const sides = [t.poolIn, t.poolOut];
-    const quote = sides.find((m) => STABLES.has(m.mint)) ?? sides.find((m) => m.mint === WSOL);
-    if (!quote) continue;
-    const base = sides.find((m) => m !== quote)!;
-    const usdPerQuote = STABLES.has(quote.mint) ? 1 : sol.get(t.slot)!;
-    const quoteUi = Number(quote.amount) / 10 ** (STABLES.has(quote.mint) ? 6 : 9);
-    out.push({
-      key: `${t.signature}:${t.ordinal}`, slot: t.slot, order: [t.slot, t.txIndex, t.ordinal], minute: Math.floor(times.get(t.slot)! / 60),
-      base: base.mint, buy: base === t.poolOut, valueUsd: quoteUi * usdPerQuote, quoteUi, baseRaw: BigInt(base.amount), usdPerQuote,
-    });
-  }
-  return out;
-}
-
-const later = (a: PricedTruth, b: PricedTruth) => a.order[0] - b.order[0] || a.order[1] - b.order[1] || a.order[2] - b.order[2];
 
 describe("trend and OHLCV vs a brute-force recomputation from the ground truth", () => {
   it("trend (1 h and 24 h) ranks the same tokens by buy volume with the same volumes and latest prices", async () => {
-    const all = await pricedTruth();
+    const all = await pricedTruth(truth, lo, hi);
     const decimals = new Map<string, number>();
     for (const hour of [1, 24]) {
       // Given the window the index published
@@ -253,7 +190,7 @@ describe("trend and OHLCV vs a brute-force recomputation from the ground truth",
       expect(res.body.slot).toBe(row!.slot);
       const start = row!.end_minute - 60 * hour + 1;
       // When the same window is summed from the ground truth
-      const inWindow = all.filter((t) => t.slot <= row!.slot && t.minute >= start && t.minute <= row!.end_minute && t.base !== WSOL && !STABLES.has(t.base));
+      const inWindow = all.filter((t) => t.slot <= row!.slot && t.minute >= start && t.minute <= row!.end_minute && !NOT_TRENDING.has(t.base));
       const sums = new Map<string, { buy: number; sell: number; last: PricedTruth }>();
       for (const t of inWindow.sort(later)) {
         const s = sums.get(t.base) ?? { buy: 0, sell: 0, last: t };
@@ -282,7 +219,7 @@ describe("trend and OHLCV vs a brute-force recomputation from the ground truth",
   });
 
   it("1-minute OHLCV in USD of the most traded token equals the ground truth's candles", async () => {
-    const all = await pricedTruth();
+    const all = await pricedTruth(truth, lo, hi);
     const row = await env.DB.prepare("SELECT end_minute FROM trend_windows WHERE hour = 24").first<{ end_minute: number }>();
     const counts = new Map<string, number>();
     for (const t of all) if (t.base !== WSOL && !STABLES.has(t.base)) counts.set(t.base, (counts.get(t.base) ?? 0) + 1);

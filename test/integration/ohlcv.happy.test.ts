@@ -220,3 +220,57 @@ describe("GET /api/v1/ohlcv: the bucket read cap (limits.ohlcvMaxBucketRows)", (
     expect(got.at(-1)).toMatchObject({ time: (S + 4995) * 60, open: 4995, close: 5000, volume: 6 });
   });
 });
+
+describe("GET /api/v1/ohlcv interval=1s: from the stored trades, the last hour only", () => {
+  // Trades of a mint in three seconds of the last minute and one 70 minutes ago (base 6 decimals, amounts raw).
+  const secMint = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr";
+  const now = Math.floor(Date.now() / 1000);
+  const s0 = now - 30;
+  type Row = [slot: number, tx: number, ordinal: number, blockTime: number, side: "buy" | "sell", base: string, priceSol: number | null, priceUsd: number | null, valueUsd: number | null];
+  //   s0:     slot 10 tx 0 buy 2.0 @ usd 1.5 (value 3), slot 10 tx 1 sell 1.0 @ usd 1.25 (value 1.25), slot 11 tx 0 buy 0.5 @ usd 2 (value 1)
+  //   s0+1:   nothing
+  //   s0+2:   slot 15 tx 3 sell 4.0 @ usd 1 (value 4); sol prices 0.01
+  //   s0-4200 (70 min ago): a buy that must not be answered
+  const rows: Row[] = [
+    [10, 0, 0, s0, "buy", "2000000", 0.0125, 1.5, 3],
+    [10, 1, 0, s0, "sell", "1000000", 0.01, 1.25, 1.25],
+    [11, 0, 0, s0, "buy", "500000", 0.02, 2, 1],
+    [15, 3, 0, s0 + 2, "sell", "4000000", 0.01, 1, 4],
+    [1, 0, 0, s0 - 4200, "buy", "1000000", 0.01, 9, 9],
+  ];
+  beforeAll(async () => {
+    await env.DB.batch(
+      rows.map(([slot, tx, ordinal, blockTime, side, base, priceSol, priceUsd, valueUsd]) =>
+        env.DB.prepare(
+          "INSERT INTO trades (slot, tx_index, ordinal, block_time, signature, pool, kind, mint, quote_mint, side, base_amount, quote_amount, base_decimals, quote_decimals, price_quote, price_sol, price_usd, value_usd, wallet) " +
+            "VALUES (?, ?, ?, ?, 'sig', 'pool', 'pumpfun', ?, 'So11111111111111111111111111111111111111112', ?, ?, '1', 6, 9, 1, ?, ?, ?, 'wallet')",
+        ).bind(slot, tx, ordinal, blockTime, secMint, side, base, priceSol, priceUsd, valueUsd),
+      ),
+    );
+  });
+  const ask = async (query: string) => {
+    const res = await callWorker({ path: `/api/v1/ohlcv?ca=${secMint}&interval=1s&${query}` }, { key });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { candles: any[] }).candles;
+  };
+
+  it("one candle per second with trades, open/close by slot and transaction, volumes summed", async () => {
+    expect(await ask("")).toEqual([c(s0, [1.5, 2, 1.25, 2], 5.25, 3.5, 2, 1), c(s0 + 2, [1, 1, 1, 1], 4, 4, 0, 1)]);
+    expect(await ask("currency=sol")).toEqual([c(s0, [0.0125, 0.02, 0.01, 0.02], 0.0125 * 2 + 0.01 + 0.02 * 0.5, 3.5, 2, 1), c(s0 + 2, [0.01, 0.01, 0.01, 0.01], 0.04, 4, 0, 1)]);
+  });
+
+  it("fillEmpty fills the quiet second; limit keeps the newest; from/to bound it", async () => {
+    expect((await ask("fillEmpty=true")).map((x) => [x.time, x.close, x.volume])).toEqual([
+      [s0, 2, 5.25],
+      [s0 + 1, 2, 0],
+      [s0 + 2, 1, 4],
+    ]);
+    expect((await ask("limit=1")).map((x) => x.time)).toEqual([s0 + 2]);
+    expect((await ask(`from=${s0 + 1}&to=${s0 + 2}`)).map((x) => x.time)).toEqual([s0 + 2]);
+  });
+
+  it(`a second older than ${limits.ohlcvSecondCandlesWindowSeconds} s is not answered, even when asked for by from/to`, async () => {
+    expect(await ask(`from=${s0 - 4300}&to=${s0 - 4100}`)).toEqual([]);
+    expect((await ask(`from=${s0 - 5000}`)).map((x) => x.time)).toEqual([s0, s0 + 2]);
+  });
+});

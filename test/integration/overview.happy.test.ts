@@ -17,6 +17,7 @@ import type { WorldManifest, WorldToken } from "../../localnet/src/world/manifes
 import { getJson } from "../helpers/http";
 import { advance, incineratorBalance } from "../helpers/localnet";
 import { newApiKey } from "../helpers/keys";
+import { relErr } from "../helpers/numbers";
 
 const TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const TOKEN_2022 = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
@@ -240,6 +241,35 @@ async function checkToken(token: WorldToken): Promise<TokenOverview> {
     return got;
   }
 }
+
+describe("GET /api/v1/overview?receipt=true", () => {
+  it("adds the receipt of its price fields, the price routes' own; a token nothing prices gets null; without it, none", async () => {
+    // Given a priced token (a PumpSwap pool quoted in SOL)
+    const token = manifest.tokens.find((t) => t.venues.includes("pumpswap") && !t.tags.some((tag) => tag.startsWith("broken-metadata")))!;
+    const headers = { headers: { "x-api-key": apiKey } };
+    // When its overview is asked with a receipt
+    const res = await getJson<TokenOverview & { priceReceipt?: any }>(`/api/v1/overview?ca=${token.mint}&receipt=true`, headers);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(tokenOverviewSchema.safeParse(res.body).success).toBe(true);
+    const receipt = res.body.priceReceipt;
+    // Then the receipt describes the overview's price: its pool, its formula, and a price in USD equal to the overview's
+    expect(receipt).toMatchObject({ formula: { poolType: expect.any(String) }, result: { priceInQuote: expect.any(String) } });
+    expect(receipt.accounts.map((a: { role: string }) => a.role)).toEqual(expect.arrayContaining(["pool", "mint"]));
+    expect(relErr(Number(receipt.result.priceInQuote) * Number(receipt.result.quoteUsd), Number(res.body.priceInUsd))).toBeLessThanOrEqual(1e-12);
+    // And the price route gives the same receipt for the same slot
+    const price = await getJson<{ slot: number; receipt: { slot: number; pool: string } }>(`/api/v1/price?ca=${token.mint}&receipt=true`, headers);
+    expect(price.body.receipt).toEqual(receipt);
+    // A plain overview has no receipt field
+    const plain = await getJson<Record<string, unknown>>(`/api/v1/overview?ca=${token.mint}`, headers);
+    expect(plain.body).not.toHaveProperty("priceReceipt");
+    // And a token nothing prices: null
+    const unpriced = manifest.tokens.find((t) => t.pools.length === 0 && !t.tags.some((tag) => tag.startsWith("broken-metadata")));
+    if (unpriced) {
+      const none = await getJson<Record<string, unknown>>(`/api/v1/overview?ca=${unpriced.mint}&receipt=true`, headers);
+      expect(none.body).toMatchObject({ priceInUsd: null, priceReceipt: null });
+    }
+  });
+});
 
 describe("GET /api/v1/overview: every field matches the chain", () => {
   it.each(VENUES)("tokens trading on %s", async (venue) => {

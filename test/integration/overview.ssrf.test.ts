@@ -143,6 +143,8 @@ function seededPrice(mint: Address) {
     pool: mint,
     poolType: "pump-bonding-curve",
     liquidityUsd: "1000",
+    quoteMint: "So11111111111111111111111111111111111111112",
+    quotePriceSource: "sol-usd:pyth",
     slot: 1,
     updatedAt: Date.now(),
   };

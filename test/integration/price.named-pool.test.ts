@@ -51,10 +51,10 @@ describe("a mainnet DAMM v1 SOL pool loaded into localnet", () => {
     }
   });
 
-  it("SOL on the mSOL pool is refused with the reason: its quote has no USD price", async () => {
+  it("SOL on the mSOL pool is refused with the reason: SOL's own price comes from its dollar markets", async () => {
     const res = await getJson<ErrorBody>(`/api/v1/venue-c?ca=${WSOL}&poolId=${MAINNET_MSOL_POOL}`, auth());
     expect(res.status).toBe(404);
-    expect(res.body.error.message).toContain(`pool ${MAINNET_MSOL_POOL} (meteora-damm-v1) quotes ${WSOL} in ${MSOL}, which has no USD price here`);
+    expect(res.body.error.message).toContain(`pool ${MAINNET_MSOL_POOL} (meteora-damm-v1) quotes ${WSOL} in ${MSOL}: SOL is priced only against USDC and USDT`);
   });
 });
 

@@ -78,5 +78,15 @@ describe("SOL/USD", () => {
     // Then SOL/USD comes from the SOL/USDC pool, which differs from the oracle, so the test tells them apart
     expect(relErr(Number(stale.res.priceInUsd) / Number(stale.res.priceInSol), stale.pool.price)).toBeLessThanOrEqual(1e-9);
     expect(relErr(stale.pool.price, stale.oracle.price)).toBeGreaterThan(1e-7);
+    // And a receipt asked then names that source: the SOL/USDC pool, its formula and accounts, and its price
+    const withReceipt = await getJson<Record & { receipt: { solUsd: { source: string; pool: string; priceInUsd: string; formula: { poolType: string }; accounts: { role: string; address: string; owner: string }[] } } }>(
+      `/api/v1/price?ca=${token.mint}&receipt=true`,
+      { headers: { "x-api-key": key } },
+    );
+    expect(withReceipt.status).toBe(200);
+    const solUsd = withReceipt.body.receipt.solUsd;
+    expect(solUsd).toMatchObject({ source: "pool", pool: manifest.wellKnown.solUsdcPool, formula: { poolType: "raydium-clmm" } });
+    expect(solUsd.accounts.find((a) => a.role === "pool")?.address).toBe(manifest.wellKnown.solUsdcPool);
+    expect(relErr(Number(solUsd.priceInUsd), Number(withReceipt.body.priceInUsd) / Number(withReceipt.body.priceInSol))).toBeLessThanOrEqual(1e-9);
   });
 });

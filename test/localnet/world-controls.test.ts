@@ -3,6 +3,8 @@
  * by the normal pool-launch path) and `POST /__localnet/graduate?mint=` (the next produced slot buys out a pump.fun
  * curve; the slot after migrates it to PumpSwap). Checked against the chain itself: the block holds the transaction,
  * the venue program's create instruction ran, the pool account exists with the venue's owner, the manifest lists it.
+ * And `POST /__localnet/drop-next` (the next produced block is processed, then dropped: never confirmed), checked
+ * through the RPC methods a client would use at each commitment.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -18,6 +20,7 @@ import {
 } from "../../localnet/src/world/programs.js";
 import type { WorldManifest, WorldToken } from "../../localnet/src/world/manifest.js";
 import { startLocalnet, type Localnet } from "../../localnet/src/server.js";
+import WebSocket from "ws";
 import { call } from "./helpers/local-chain.js";
 
 const PROGRAM_OF_KIND: Record<string, string> = {
@@ -177,5 +180,79 @@ describe("POST /__localnet/graduate", () => {
     expect(await post(`/__localnet/graduate?mint=${stranger}`)).toEqual({ status: 400, json: { error: `mint ${stranger} is not a token of the world` } });
     expect(await post(`/__localnet/graduate?mint=${noCurve.mint}`)).toEqual({ status: 400, json: { error: `mint ${noCurve.mint} has no pump.fun bonding curve` } });
     expect(await post(`/__localnet/graduate?mint=${done.mint}`)).toEqual({ status: 400, json: { error: `the bonding curve of ${done.mint} is already complete` } });
+  });
+});
+
+describe("POST /__localnet/drop-next", () => {
+  const slotAt = async (commitment: string) => (await call(net.rpcUrl, "getSlot", [{ commitment }])).result as number;
+  const accountsAt = async (keys: string[], commitment: string) =>
+    ((await call(net.rpcUrl, "getMultipleAccounts", [keys, { commitment, encoding: "base64" }])).result.value as ({ data: [string, string]; lamports: number } | null)[]).map((a) => JSON.stringify(a));
+
+  it("pool=P: a whale's buy on P in a block seen at processed only; the next block builds on its parent and the slot is skipped at every commitment", async () => {
+    // Given a SOL-quoted CPMM pool of the world, its reserve accounts, and a slot subscription
+    const pool = (await manifest()).tokens.flatMap((t) => t.pools).find((p) => p.kind === "raydium-cpmm" && p.quoteMint === "So11111111111111111111111111111111111111112")!;
+    const reserves = Object.values(pool.related);
+    const slots: { slot: number; parent: number }[] = [];
+    const ws = new WebSocket(net.wsUrl);
+    await new Promise((resolve) => ws.once("open", resolve));
+    ws.on("message", (m) => {
+      const msg = JSON.parse(String(m));
+      if (msg.method === "slotNotification") slots.push(msg.params.result);
+    });
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slotSubscribe" }));
+    await new Promise((r) => setTimeout(r, 100));
+    const before = await accountsAt(reserves, "processed");
+
+    // When the next block is asked to be dropped, with a buy of 20 SOL on the pool
+    const { status, json } = await waited(`/__localnet/drop-next?pool=${pool.address}&sol=20`);
+
+    // Then the answer names the fork block and its one transaction
+    expect(status).toBe(200);
+    const fork = json.slot as number;
+    expect(json).toMatchObject({ slot: fork, parentSlot: expect.any(Number), signatures: [expect.any(String)] });
+    const [signature] = json.signatures as string[];
+    // and at processed the chain is at that block, the buy moved the pool's reserves, the transaction is processed
+    expect(await slotAt("processed")).toBe(fork);
+    expect(await slotAt("confirmed")).toBeLessThan(fork);
+    expect(await accountsAt(reserves, "processed")).not.toEqual(before);
+    expect(await accountsAt(reserves, "confirmed")).toEqual(before);
+    const status1 = (await call(net.rpcUrl, "getSignatureStatuses", [[signature]])).result.value[0];
+    expect(status1).toMatchObject({ slot: fork, confirmationStatus: "processed", err: null });
+    // and getBlock at confirmed does not serve it (processed is refused, as Agave does)
+    expect((await call(net.rpcUrl, "getBlock", [fork, { commitment: "confirmed", maxSupportedTransactionVersion: 0 }])).error?.code).toBe(-32004);
+    // and a second drop while this one is pending is refused
+    expect(await post("/__localnet/drop-next")).toEqual({ status: 409, json: { error: "a dropped block is already pending" } });
+
+    // When the chain goes on until the confirmed slot passes the fork
+    for (let i = 0; i < 20 && (await slotAt("confirmed")) <= fork; i++) await net.advance(1);
+
+    // Then the next block was built on the fork's parent, as slotSubscribe said
+    const confirmed = await slotAt("confirmed");
+    expect(confirmed).toBeGreaterThan(fork);
+    const blocks = (await call(net.rpcUrl, "getBlocks", [json.parentSlot, confirmed, { commitment: "confirmed" }])).result as number[];
+    expect(blocks).not.toContain(fork);
+    const next = blocks.find((b) => b > fork)!;
+    expect((await call(net.rpcUrl, "getBlock", [next, { commitment: "confirmed", maxSupportedTransactionVersion: 0, transactionDetails: "none" }])).result.parentSlot).toBe(json.parentSlot);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(slots).toContainEqual(expect.objectContaining({ slot: fork, parent: json.parentSlot }));
+    expect(slots).toContainEqual(expect.objectContaining({ slot: next, parent: json.parentSlot }));
+    // and the fork is gone: no block at confirmed, no transaction, no status; the ledger counts it skipped
+    expect((await call(net.rpcUrl, "getBlock", [fork, { commitment: "confirmed", maxSupportedTransactionVersion: 0 }])).error?.code).toBe(-32004);
+    expect((await call(net.rpcUrl, "getTransaction", [signature, { commitment: "confirmed", maxSupportedTransactionVersion: 0 }])).result).toBeNull();
+    expect((await call(net.rpcUrl, "getSignatureStatuses", [[signature], { searchTransactionHistory: true }])).result.value).toEqual([null]);
+    expect(net.ledger.isSkipped(fork)).toBe(true);
+    // and the world went on from the state the confirmed chain has: its trades apply without errors
+    expect((net.world as unknown as { errors: readonly string[] }).errors.filter((e) => Number(/^slot (\d+)/.exec(e)?.[1]) >= fork)).toEqual([]);
+    ws.close();
+  }, 60_000);
+
+  it("refuses a malformed or unknown pool, an amount out of range and a bad wait with 400", async () => {
+    expect(await post("/__localnet/drop-next?pool=nope")).toEqual({ status: 400, json: { error: "pool must be a base58 address" } });
+    const stranger = "11111111111111111111111111111112";
+    expect(await post(`/__localnet/drop-next?pool=${stranger}`)).toEqual({ status: 400, json: { error: `no pool or curve ${stranger} that this world trades` } });
+    const pool = (await manifest()).tokens.flatMap((t) => t.pools).find((p) => p.kind === "raydium-cpmm")!;
+    expect(await post(`/__localnet/drop-next?pool=${pool.address}&sol=0`)).toEqual({ status: 400, json: { error: "sol must be a number from 0.01 to 1000" } });
+    expect(await post(`/__localnet/drop-next?pool=${pool.address}&sol=1e3`)).toEqual({ status: 400, json: { error: "sol must be a number from 0.01 to 1000" } });
+    expect(await post("/__localnet/drop-next?wait=2")).toEqual({ status: 400, json: { error: "wait must be 0 or 1" } });
   });
 });

@@ -9,6 +9,11 @@ import type { World, WorldRequest } from "../chain/types.js";
 import { pubSubStatsOf } from "../pubsub/pubsub-server.js";
 import { FaultInjector, readFaultPlan } from "./fault-injector.js";
 import type { RequestStats } from "./request-stats.js";
+import { simulateSwapRoute } from "./swap-simulation-route.js";
+
+/** What a fork block's buy may spend (`sol`), and spends when not told. */
+const FORK_BUY_SOL = { min: 0.01, max: 1000 } as const;
+const DEFAULT_FORK_BUY_SOL = 5;
 
 export interface AdminReply {
   status: number;
@@ -69,6 +74,42 @@ function readWait(url: URL): string | undefined {
   return wait === null || wait === "0" || wait === "1" ? undefined : "wait must be 0 or 1";
 }
 
+/**
+ * `POST /__localnet/drop-next[?pool=P][&sol=N][&wait=1]`: the next produced slot's block is on a fork the cluster
+ * abandons (Ledger.dropNext) — with `pool`, it carries a whale's buy of N SOL's worth (default 5) on that pool or curve.
+ * At once `{queued, afterSlot}`; with `wait=1`, once that block is made, `{slot, parentSlot, blockhash, signatures,
+ * producedAtMs}` (202 with `{queued, afterSlot}` if no slot made it within MAX_REQUEST_WAIT_MS).
+ */
+async function dropNext(url: URL, deps: AdminDeps): Promise<AdminReply> {
+  const bad = readWait(url);
+  if (bad) return { status: 400, body: { error: bad } };
+  const pool = url.searchParams.get("pool") ?? undefined;
+  if (pool !== undefined && !base58Address.test(pool)) return { status: 400, body: { error: "pool must be a base58 address" } };
+  const solText = url.searchParams.get("sol");
+  const sol = solText === null ? DEFAULT_FORK_BUY_SOL : Number(solText);
+  if (solText !== null && (!/^\d+(\.\d+)?$/.test(solText) || sol < FORK_BUY_SOL.min || sol > FORK_BUY_SOL.max)) {
+    return { status: 400, body: { error: `sol must be a number from ${FORK_BUY_SOL.min} to ${FORK_BUY_SOL.max}` } };
+  }
+  if (pool !== undefined && !deps.world.forkBlock) return { status: 404, body: { error: "this world makes no fork blocks" } };
+  const content = pool === undefined ? () => [] : deps.world.forkBlock!(pool, sol);
+  if (typeof content === "string") return { status: 400, body: { error: content } };
+  const produced = deps.ledger.dropNext(content);
+  if (typeof produced === "string") return { status: 409, body: { error: produced } };
+  const queued = { queued: { what: "drop-next", ...(pool === undefined ? {} : { pool, sol }) }, afterSlot: deps.ledger.currentSlot };
+  if (url.searchParams.get("wait") !== "1") return { status: 200, body: queued };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), MAX_REQUEST_WAIT_MS);
+  });
+  const block = await Promise.race([produced, timeout]);
+  clearTimeout(timer);
+  if (block === undefined) return { status: 202, body: queued };
+  return {
+    status: 200,
+    body: { slot: block.slot, parentSlot: block.parentSlot, blockhash: block.blockhash, signatures: block.transactions.map((tx) => tx.signatures[0]), producedAtMs: Date.now() },
+  };
+}
+
 function status(ledger: Ledger, manual: boolean) {
   const { processed, confirmed, finalized } = ledger.commitments;
   return {
@@ -119,11 +160,15 @@ export async function handleAdmin(method: string, url: URL, body: string, deps: 
       if (mint !== undefined && !base58Address.test(mint)) return { status: 400, body: { error: "mint must be a base58 address" } };
       return answerRequest(deps.world.graduateCurve(mint), url, deps.ledger);
     }
+    case "POST /__localnet/drop-next":
+      return dropNext(url, deps);
     case "GET /__localnet/trades": {
       const range = readSlotRange(url);
       if (typeof range === "string") return { status: 400, body: { error: range } };
       return { status: 200, body: { trades: deps.world.trades?.(range.from, range.to) ?? [] } };
     }
+    case "POST /__localnet/simulate-swap":
+      return simulateSwapRoute(url, deps.world);
     case "GET /__localnet/memory":
       return {
         status: 200,
@@ -153,6 +198,6 @@ export async function handleAdmin(method: string, url: URL, body: string, deps: 
     case "DELETE /__localnet/faults":
       return { status: 200, body: { cleared: deps.faults.clear() } };
     default:
-      return { status: 404, body: { error: `no admin route ${route}` } };
+      return deps.world.admin?.(method, url) ?? { status: 404, body: { error: `no admin route ${route}` } };
   }
 }

@@ -96,6 +96,26 @@ export class AccountStore {
     writes.add(pubkey);
   }
 
+  /**
+   * Forgets every version written at `slot`, the newest slot written (a block on a fork the cluster abandoned): reads at
+   * any slot then see what they saw before it. Index entries it added are left (readers re-check the state they read).
+   * Returns the keys it had written.
+   */
+  dropSlot(slot: number): Pubkey[] {
+    const written = [...(this.writesBySlot.get(slot) ?? [])];
+    for (const pubkey of written) {
+      const history = this.histories.get(pubkey);
+      if (!history || history[history.length - 1]?.slot !== slot) continue;
+      history.pop();
+      if (history.length === 0) {
+        this.histories.delete(pubkey);
+        this.sortKeys.delete(pubkey);
+      }
+    }
+    this.writesBySlot.delete(slot);
+    return written;
+  }
+
   /** Keys written in `slot`, kept until that slot is compacted (PubSub uses them to find changed accounts). */
   writtenAt(slot: number): ReadonlySet<Pubkey> | undefined {
     return this.writesBySlot.get(slot);

@@ -7,6 +7,10 @@
  * - Blocks older than `maxBlockSlots` slots are pruned, with their transaction index entries; the skip schedule still
  *   answers for them, as Agave's slot history does.
  * - Accounts are versioned per slot (see AccountStore) and compacted to the finalized slot after each slot's listeners ran.
+ * - A dropped block (`dropNext`): the next produced slot's block sits on a fork the cluster abandons. It is the processed
+ *   block (getSlot, account reads, slotSubscribe, getSignatureStatuses at processed see it) until the next produced slot,
+ *   which builds on its parent instead: the block, its transactions and its account writes are then gone at every
+ *   commitment and its slot counts as skipped — it was never confirmed.
  */
 import { AccountStore } from "./account-store.js";
 import { MAX_PROCESSING_AGE, RENT_EXEMPT_EPOCH, SLOTS_PER_EPOCH } from "./cluster-constants.js";
@@ -33,6 +37,18 @@ export interface SlotEvent {
   block: Block | null;
   before: CommitmentSlots;
   after: CommitmentSlots;
+  /** the processed block this slot abandoned (`dropNext`), and the accounts it had written */
+  dropped?: { slot: number; accounts: Pubkey[] };
+}
+
+/** Builds the transactions of a block on a fork the cluster abandons, writing their accounts through `writer`. */
+export type ForkContent = (writer: LedgerWriter) => TxRecord[];
+
+/** The fork block being processed: what its building changed, to put back when it is dropped. */
+interface LiveFork {
+  slot: number;
+  slotHashes: Uint8Array;
+  epochStartTimestamp: number;
 }
 
 export interface LedgerOptions {
@@ -175,6 +191,11 @@ export class Ledger {
   private epochStartTimestamp = 0;
   private slots: CommitmentSlots = { processed: 0, confirmed: 0, finalized: 0 };
   private current = 0;
+  /** `dropNext` asked for: the next produced slot is a fork block. */
+  private forkRequest: { content: ForkContent; produced: (block: Block) => void } | null = null;
+  private fork: LiveFork | null = null;
+  /** Slots whose block was dropped (skipped, as far as any reader can tell), while blocks that old are kept. */
+  private readonly droppedSlots = new Set<number>();
 
   constructor(options: LedgerOptions) {
     this.options = options;
@@ -251,19 +272,48 @@ export class Ledger {
     return this.slots[commitment];
   }
 
+  /**
+   * The next produced slot's block goes on a fork the cluster abandons (see the header): `content` makes its
+   * transactions. Settles with that block once it is produced. A string says why not (one fork at a time).
+   */
+  dropNext(content: ForkContent): Promise<Block> | string {
+    if (this.forkRequest || this.fork) return "a dropped block is already pending";
+    return new Promise((produced) => {
+      this.forkRequest = { content, produced };
+    });
+  }
+
+  /** The slot of the fork block being processed (it will be dropped), if any. */
+  get pendingDrop(): number | undefined {
+    return this.fork?.slot;
+  }
+
   /** Advances one slot: builds its block with the world unless the seed skips it, then notifies listeners. */
   advance(world: World): SlotEvent {
     const slot = ++this.current;
     const before = this.commitments;
     let block: Block | null = null;
+    let dropped: SlotEvent["dropped"];
+    let forked: ((block: Block) => void) | undefined;
     if (!isSkippedSlot(this.seed, slot)) {
-      block = this.buildBlock(slot, world);
+      // A fork block is abandoned by the next block, which builds on the fork's parent.
+      if (this.fork) dropped = this.dropFork();
+      const request = this.forkRequest;
+      this.forkRequest = null;
+      if (request) {
+        this.fork = { slot, slotHashes: this.slotHashes, epochStartTimestamp: this.epochStartTimestamp };
+        block = this.buildBlock(slot, request.content, false);
+        forked = request.produced;
+      } else {
+        block = this.buildBlock(slot, (writer) => world.produceSlot(writer), true);
+      }
       this.store(block);
     }
     this.slots = this.commitmentsAfter();
     this.prune(world);
     this.rotateInterned();
-    const event: SlotEvent = { slot, block, before, after: this.commitments };
+    const event: SlotEvent = { slot, block, before, after: this.commitments, ...(dropped ? { dropped } : {}) };
+    if (block && forked) forked(block);
     for (const listener of this.listeners) listener(event);
     this.accounts.compact(this.slots.finalized);
     return event;
@@ -284,7 +334,7 @@ export class Ledger {
   }
 
   isSkipped(slot: number): boolean {
-    return isSkippedSlot(this.seed, slot);
+    return isSkippedSlot(this.seed, slot) || this.droppedSlots.has(slot);
   }
 
   /** Lowest slot whose block is still stored. */
@@ -347,7 +397,8 @@ export class Ledger {
     return new SlotWriter(this.accounts, slot, this.blockTimeOf(slot), recentBlockhash);
   }
 
-  private buildBlock(slot: number, world: World): Block {
+  /** A block built on the processed one: `content` makes the transactions (`pending`: then the submitted ones run too). */
+  private buildBlock(slot: number, content: ForkContent, pending: boolean): Block {
     const parent = this.blocks.get(this.slots.processed)!.block;
     const blockTime = this.blockTimeOf(slot);
     // The bank's sysvars first (the world may read the Clock): its parent joins SlotHashes.
@@ -357,12 +408,13 @@ export class Ledger {
     this.writeSysvars(slot, blockTime, newEpoch);
     let transactions: TxRecord[] = [];
     try {
-      transactions = world.produceSlot(new SlotWriter(this.accounts, slot, blockTime, parent.blockhash));
+      transactions = content(new SlotWriter(this.accounts, slot, blockTime, parent.blockhash));
     } catch (err) {
       // A world bug must not stop the chain: the slot still gets an (empty) block.
-      console.error(`[localnet] world.produceSlot(${slot}) failed:`, err);
+      console.error(`[localnet] producing slot ${slot} failed:`, err);
     }
-    transactions = [...transactions, ...this.executePending(slot)];
+    // Submitted transactions wait for a block of the chain that stays (a fork block does not take them).
+    if (pending) transactions = [...transactions, ...this.executePending(slot)];
     return {
       slot,
       parentSlot: parent.slot,
@@ -407,6 +459,38 @@ export class Ledger {
     const postBalance = identity.lamports + reward;
     this.accounts.set(this.identity, slot, { ...identity, lamports: postBalance });
     return [{ pubkey: this.identity, lamports: reward, postBalance, rewardType: "fee", commission: null }];
+  }
+
+  /**
+   * Abandons the fork block (the processed one, the newest of everything the ledger holds): its block, its index
+   * entries and its account writes go; SlotHashes and the epoch start are those of its parent again.
+   */
+  private dropFork(): NonNullable<SlotEvent["dropped"]> {
+    const fork = this.fork!;
+    this.fork = null;
+    const { slot } = fork;
+    const stored = this.blocks.get(slot);
+    if (stored) {
+      this.blocks.delete(slot);
+      this.blockhashHeights.delete(stored.block.blockhash);
+      if (this.produced.items[this.produced.items.length - 1] === slot) this.produced.items.pop();
+      const from = pack(slot, 0);
+      for (const tx of stored.block.transactions) {
+        if (tx.signatures[0]) this.signatureIndex.delete(tx.signatures[0]);
+        for (const key of tx.message.accountKeys) {
+          const list = this.addressIndex.get(key);
+          if (!list) continue;
+          while (list.length > 0 && list.items[list.items.length - 1]! >= from) list.items.pop();
+          if (list.length === 0) this.addressIndex.delete(key);
+        }
+      }
+    }
+    const accounts = this.accounts.dropSlot(slot);
+    this.slotHashes = fork.slotHashes;
+    this.epochStartTimestamp = fork.epochStartTimestamp;
+    this.droppedSlots.add(slot);
+    this.slots = this.commitmentsAfter();
+    return { slot, accounts };
   }
 
   private store(block: Block): void {
@@ -507,6 +591,7 @@ export class Ledger {
       }
     }
     this.produced.dropBelow(limit);
+    for (const slot of this.droppedSlots) if (slot < limit) this.droppedSlots.delete(slot);
     world.prune?.(limit);
   }
 }

@@ -127,8 +127,21 @@ export interface World {
   launchPool?(kind: string): WorldRequest | string;
   /** `POST /__localnet/graduate?mint=`: the next produced slot buys out a bonding curve (any when `mint` is undefined). */
   graduateCurve?(mint: string | undefined): WorldRequest | string;
+  /** The world's own admin routes under `/__localnet/` (e.g. the security tokens'); undefined = not one of them. */
+  admin?(method: string, url: URL): { status: number; body: unknown } | undefined;
   /** Serves off-chain metadata JSON and images under `/meta/...` on the RPC HTTP port; undefined = not ours. */
   http(path: string): HttpReply | undefined;
+  /**
+   * `POST /__localnet/simulate-swap`: the world's own venue code swaps `amountIn` on the current state, nothing applied;
+   * what it would pay out (the world defines the shape: world/swap-simulation.ts), or why it cannot.
+   */
+  simulateSwap?(pool: string, side: "buy" | "sell", amountIn: bigint, time?: number): object | string;
+  /**
+   * `POST /__localnet/drop-next?pool=&sol=`: the transactions of a block the cluster will abandon (Ledger.dropNext) — a
+   * buy of `sol` SOL's worth on `pool` (none without a pool), written to the fork slot's ledger writer while the world's
+   * own state stays as it was. A string says why not.
+   */
+  forkBlock?(pool: string | undefined, sol: number): ((writer: LedgerWriter) => TxRecord[]) | string;
 }
 
 /** What an admin control asked of the next produced slot: what was queued now, and what the slot made of it. */

@@ -5,7 +5,9 @@
  *   subscriptions at that level: an account notifies once per move when it changed since it last notified (with its
  *   state at the new commitment slot, `context.slot` = that slot); a program notifies every changed account it owns
  *   that passes the filters; logs and signatures notify per transaction with the transaction's slot as context;
- * - rootNotification when the finalized slot moves.
+ * - rootNotification when the finalized slot moves;
+ * - a dropped processed block (Ledger.dropNext): processed account subscriptions it had notified notify again with the
+ *   state of the block that replaced it (the state they were sent is on no chain any more).
  */
 import type { Commitment, Ledger, SlotEvent } from "../chain/ledger.js";
 import { SYSTEM_PROGRAM_ID } from "../chain/program-ids.js";
@@ -51,6 +53,14 @@ export class Notifier {
     if (event.block) {
       const result = { parent: event.block.parentSlot, root: event.after.finalized, slot: event.slot };
       for (const sub of this.registry.ofKind("slot")) sub.send("slotNotification", result);
+    }
+    if (event.dropped) {
+      // A processed subscription that was told of the dropped block's state is told the state of the block that
+      // replaced it (the version it saw is gone): its account notifies again at the new processed slot.
+      const written = new Set(event.dropped.accounts);
+      for (const sub of this.registry.ofKind("account")) {
+        if (sub.commitment === "processed" && sub.lastNotified >= event.dropped.slot && written.has(sub.pubkey)) sub.lastNotified = -1;
+      }
     }
     for (const level of LEVELS) {
       const from = event.before[level];

@@ -5,18 +5,30 @@
 import type { Rng } from "./core/rng.js";
 import type { BrokenKind, MetaShape } from "./metadata-http.js";
 
-export type Quote = "SOL" | "USDC";
+/** What a pool is quoted in: SOL, a USD stable, the LST JitoSOL, or another catalog token (`token:<key>`, a memecoin). */
+export type Quote = "SOL" | "USDC" | "JitoSOL" | "USD1" | `token:${string}`;
+
+/** A pool that never trades (`quiet`, listed and never picked), or one whose program opens it `opensAfter` seconds into the run. */
+interface PoolLife {
+  quiet?: boolean;
+  opensAfter?: number;
+}
 
 export type VenueSpec =
-  | { venue: "pumpfun"; progress: number }
+  | { venue: "pumpfun"; progress: number; /** another quote than SOL (`quote_mint`) */ quote?: Quote; /** the curve account's size (mainnet: 125, 150, 151, 256 B) */ curveSize?: number }
   | { venue: "pumpswap"; quoteSol: number; baseShare: number; /** "boost" pool: virtual_quote_reserves in SOL */ virtualQuoteSol?: number }
-  | { venue: "raydium-amm-v4"; quote: Quote; depth: number; poolShare: number; needTakePnl?: boolean }
-  | { venue: "raydium-cpmm"; quote: Quote; depth: number; poolShare: number; config: number }
+  | ({ venue: "raydium-amm-v4"; quote: Quote; depth: number; poolShare: number; needTakePnl?: boolean } & PoolLife)
+  | ({ venue: "raydium-cpmm"; quote: Quote; depth: number; poolShare: number; config: number } & PoolLife)
   | { venue: "raydium-clmm"; quote: Quote; depth: number; config: number }
-  | { venue: "meteora-dlmm"; quote: Quote; depth: number; binStep: number; baseFactor: number; preset?: number }
-  | { venue: "meteora-damm-v1"; quote: Quote; depth: number; poolShare: number }
-  | { venue: "meteora-damm-v2"; quote: Quote; depth: number; config: number; concentrated?: boolean; idle?: boolean }
-  | { venue: "meteora-dbc"; progress: number; migrated?: boolean };
+  | { venue: "meteora-dlmm"; quote: Quote; depth: number; binStep: number; baseFactor: number; preset?: number; /** a limit-order pair (orders in a few bins), its fee mode */ limitOrders?: { collectFeeMode: 0 | 1 } }
+  | { venue: "meteora-damm-v1"; quote: Quote; depth: number; poolShare: number; /** a stable-curve pool at par, this amp */ stableAmp?: number }
+  | ({ venue: "meteora-damm-v2"; quote: Quote; depth: number; config: number; concentrated?: boolean; idle?: boolean; /** beyond a fixed fee (genesis-pools.ts) */ fees?: DammV2FeeMode } & PoolLife)
+  | ({ venue: "meteora-dbc"; progress: number; migrated?: boolean; /** the config's base fee runs a fee scheduler */ feeScheduler?: boolean } & PoolLife)
+  | { venue: "raydium-launchlab"; quote: "SOL" | "USDC"; curve: 0 | 1 | 2; migrateType: 0 | 1; progress: number; migrated?: boolean }
+  | { venue: "orca-whirlpool"; quote: Quote; depth: number; tickSpacing: number; adaptive?: { opensAfter: number } };
+
+/** DAMM v2 fee setups beyond a fixed fee: compounding, a time fee scheduler, a dynamic fee, a rate limiter. */
+export type DammV2FeeMode = "compounding" | "scheduler" | "dynamic" | "rate-limiter";
 
 export interface TokenSpec {
   key: string;
@@ -58,8 +70,8 @@ function nameAndSymbol(rng: Rng, used: Set<string>): { name: string; symbol: str
   }
 }
 
-/** Genesis tokens. */
-export function genesisCatalog(rng: Rng): TokenSpec[] {
+/** Genesis tokens; with `extras`, the extras edition's tokens after the classic ones (world-extras.ts). */
+export function genesisCatalog(rng: Rng, extras = false): TokenSpec[] {
   const used = new Set<string>();
   const specs: TokenSpec[] = [];
   const shapes: MetaShape[] = ["top-level", "extensions", "properties", "links"];
@@ -160,6 +172,22 @@ export function genesisCatalog(rng: Rng): TokenSpec[] {
     extra: [{ venue: "meteora-damm-v2", quote: "SOL", depth: 0, config: -1 }],
     tags: ["meteora-dbc", "graduated", "migrated"],
   });
+  // Meteora fee setups: a compounding DAMM v2 pool with a fee-scheduler, a dynamic-fee and a rate-limiter pool beside
+  // it, and two DLMM limit-order pairs (orders in a few bins), one taking its fee in Y only; a DBC curve whose config runs a fee scheduler; a DAMM v1 stable-curve pool of a dollar token against USDC.
+  add("damm-v2-fee-modes", {
+    primary: { venue: "meteora-damm-v2", quote: "SOL", depth: rng.logUniform(80, 600), config: 3, fees: "compounding" },
+    extra: [
+      { venue: "meteora-damm-v2", quote: "SOL", depth: 40, config: 0, fees: "scheduler" },
+      { venue: "meteora-damm-v2", quote: "SOL", depth: 40, config: 1, fees: "dynamic" },
+      { venue: "meteora-damm-v2", quote: "SOL", depth: 40, config: 2, fees: "rate-limiter" },
+      { venue: "meteora-dlmm", quote: "SOL", depth: 40, binStep: 80, baseFactor: 6250, preset: 21, limitOrders: { collectFeeMode: 0 } },
+      { venue: "meteora-dlmm", quote: "SOL", depth: 40, binStep: 25, baseFactor: 10000, limitOrders: { collectFeeMode: 1 } },
+    ],
+    tags: ["meteora-damm-v2", "fee-modes"],
+  });
+  add("dbc-fee-scheduler", { primary: { venue: "meteora-dbc", progress: 0.1 + rng.next() * 0.2, feeScheduler: true }, tags: ["meteora-dbc", "fee-scheduler"] });
+  add("damm-v1-stable", { primary: { venue: "meteora-damm-v1", quote: "USDC", depth: rng.logUniform(20_000, 200_000), poolShare: 0, stableAmp: 200 }, tags: ["meteora-damm-v1", "stable-curve", "usdc-quoted"] });
+  if (extras) extrasCatalog(rng, add);
   for (const s of specs) {
     if (s.extra.length) s.tags.push("multi-venue");
     if (s.token2022 && !s.tags.includes("token-2022")) s.tags.push("token-2022");
@@ -170,4 +198,44 @@ export function genesisCatalog(rng: Rng): TokenSpec[] {
 
 export function launchName(rng: Rng, used: Set<string>): { name: string; symbol: string } {
   return nameAndSymbol(rng, used);
+}
+
+/**
+ * The extras edition's tokens: Raydium LaunchLab curves of every curve type (SOL- and USDC-quoted, two about to
+ * graduate into CPMM and AMM v4, one graduated at genesis), Orca Whirlpool pools (one adaptive-fee pool opening later),
+ * pools quoted in JitoSOL, USD1 and a memecoin, quiet pools of the kinds not derivable from a mint (listed, never
+ * traded), and pools whose program opens them later in the run.
+ */
+function extrasCatalog(rng: Rng, add: (key: string, s: Partial<TokenSpec> & { primary: VenueSpec; tags: string[] }) => void): void {
+  const ll = (key: string, curve: 0 | 1 | 2, quote: "SOL" | "USDC", progress: number, migrateType: 0 | 1, tags: string[], migrated = false) =>
+    add(key, { primary: { venue: "raydium-launchlab", quote, curve, migrateType, progress, ...(migrated ? { migrated } : {}) }, tags: ["raydium-launchlab", ...tags] });
+  ll("launchlab-cp", 0, "SOL", 0.15 + rng.next() * 0.4, 1, ["mid"]);
+  ll("launchlab-fixed", 1, "SOL", 0.1 + rng.next() * 0.3, 1, ["mid", "fixed-price"]);
+  ll("launchlab-linear", 2, "SOL", 0.1 + rng.next() * 0.3, 1, ["mid", "linear"]);
+  ll("launchlab-usdc", 0, "USDC", 0.2 + rng.next() * 0.3, 1, ["mid", "usdc-quoted"]);
+  ll("launchlab-near-cpmm", 0, "SOL", 0.996 + rng.next() * 0.003, 1, ["near-graduation"]);
+  ll("launchlab-near-amm", 0, "SOL", 0.996 + rng.next() * 0.003, 0, ["near-graduation"]);
+  ll("launchlab-migrated", 0, "SOL", 1, 1, ["graduated", "migrated"], true);
+
+  // pump.fun curves quoted in USDC and in another pump coin, and the curve account sizes mainnet holds (125, 151, 256 B).
+  const pumpShape = { shape: "top-level" as const };
+  add("pump-usdc-quoted", { ...pumpShape, primary: { venue: "pumpfun", progress: 0.2 + rng.next() * 0.4, quote: "USDC", curveSize: 151 }, tags: ["pumpfun", "mid", "usdc-quoted"] });
+  add("pump-meme-quoted", { ...pumpShape, primary: { venue: "pumpfun", progress: 0.2 + rng.next() * 0.4, quote: "token:pump-graduated-0", curveSize: 256 }, tags: ["pumpfun", "mid", "meme-quoted"] });
+  add("pump-curve-125", { ...pumpShape, primary: { venue: "pumpfun", progress: 0.2 + rng.next() * 0.4, curveSize: 125 }, tags: ["pumpfun", "mid"] });
+
+  add("whirlpool-0", { decimals: 9, primary: { venue: "orca-whirlpool", quote: "SOL", depth: rng.logUniform(150, 1500), tickSpacing: 64 }, tags: ["orca-whirlpool"] });
+  add("whirlpool-1", { primary: { venue: "orca-whirlpool", quote: "USDC", depth: rng.logUniform(30_000, 300_000), tickSpacing: 8 }, tags: ["orca-whirlpool", "usdc-quoted"] });
+  add("whirlpool-adaptive", { primary: { venue: "orca-whirlpool", quote: "SOL", depth: rng.logUniform(80, 600), tickSpacing: 64, adaptive: { opensAfter: 40 } }, tags: ["orca-whirlpool", "adaptive-fee", "opens-later"] });
+
+  add("jitosol-quoted", { primary: { venue: "raydium-cpmm", quote: "JitoSOL", depth: rng.logUniform(100, 800), poolShare: 0.2 + rng.next() * 0.3, config: 0 }, tags: ["raydium-cpmm", "lst-quoted"] });
+  add("usd1-quoted", { primary: { venue: "meteora-damm-v2", quote: "USD1", depth: rng.logUniform(20_000, 200_000), config: 0 }, tags: ["meteora-damm-v2", "usd1-quoted"] });
+  add("meme-quoted", { primary: { venue: "raydium-cpmm", quote: "token:pump-graduated-0", depth: rng.logUniform(30, 300), poolShare: 0.2 + rng.next() * 0.3, config: 0 }, tags: ["raydium-cpmm", "meme-quoted"] });
+
+  add("quiet-amm-v4", { primary: { venue: "raydium-amm-v4", quote: "SOL", depth: rng.logUniform(100, 900), poolShare: 0.2, quiet: true }, tags: ["raydium-amm-v4", "quiet"] });
+  add("quiet-dbc", { primary: { venue: "meteora-dbc", progress: 0.1 + rng.next() * 0.3, quiet: true }, tags: ["meteora-dbc", "quiet"] });
+  add("quiet-damm-v2", { primary: { venue: "meteora-damm-v2", quote: "SOL", depth: rng.logUniform(80, 600), config: 9, quiet: true }, tags: ["meteora-damm-v2", "quiet"] });
+
+  add("opens-later-cpmm", { primary: { venue: "raydium-cpmm", quote: "SOL", depth: rng.logUniform(80, 600), poolShare: 0.3, config: 0, opensAfter: 30 }, tags: ["raydium-cpmm", "opens-later"] });
+  add("opens-later-amm-v4", { primary: { venue: "raydium-amm-v4", quote: "SOL", depth: rng.logUniform(80, 600), poolShare: 0.3, opensAfter: 50 }, tags: ["raydium-amm-v4", "opens-later"] });
+  add("opens-later-damm-v2", { primary: { venue: "meteora-damm-v2", quote: "SOL", depth: rng.logUniform(80, 600), config: 0, opensAfter: 60 }, tags: ["meteora-damm-v2", "opens-later"] });
 }

@@ -8,7 +8,7 @@ import { Rng } from "./core/rng.js";
 import { Store, TokenBook } from "./store.js";
 import { TOKEN_PROGRAM, WSOL_MINT } from "./programs.js";
 import { tokenAccountSize, type TokenAccountState } from "./spl/token.js";
-import type { SwapMark } from "./swap-truth.js";
+import type { SwapMark } from "./swap-marks.js";
 import type { Ix, TxFailure, TxPlan } from "./tx/builder.js";
 import {
   ataCreate,

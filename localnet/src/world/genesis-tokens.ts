@@ -7,6 +7,7 @@ import type { TokenSpec } from "./catalog.js";
 import { ata } from "./core/keys.js";
 import type { Rng } from "./core/rng.js";
 import { createExtraPool, createPrimaryPool } from "./genesis-pools.js";
+import { createPumpQuoteCurve } from "./world-extras.js";
 import { INCINERATOR, METAPLEX_PROGRAM, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "./programs.js";
 import { encodeMetaplexMetadata } from "./spl/metaplex.js";
 import type { MintState } from "./spl/token.js";
@@ -32,7 +33,13 @@ export function createGenesisToken(state: WorldState, spec: TokenSpec): void {
   let supply: bigint;
   let price = 0; // quote atoms per base atom of the primary pool
 
-  if (p.venue === "pumpfun" || p.venue === "pumpswap") {
+  if (p.venue === "pumpfun" && p.quote !== undefined && p.quote !== "SOL") {
+    // A coin quoted in another token: its curve is its own pool (world-extras.ts).
+    entry.decimals = PUMP.decimals;
+    const info = { mint, name: entry.name, symbol: entry.symbol, uri: entry.metadataUri!, creator, tokenProgram };
+    ({ circulating, price } = createPumpQuoteCurve(state, entry, info, p));
+    supply = PUMP.tokenTotalSupply;
+  } else if (p.venue === "pumpfun" || p.venue === "pumpswap") {
     entry.decimals = PUMP.decimals;
     const info = { mint, name: entry.name, symbol: entry.symbol, uri: entry.metadataUri!, creator, tokenProgram };
     const res =
@@ -44,6 +51,10 @@ export function createGenesisToken(state: WorldState, spec: TokenSpec): void {
             BigInt(Math.floor(p.quoteSol * 1e9)),
             BigInt(Math.floor((p.virtualQuoteSol ?? 0) * 1e9)),
           );
+    if (p.venue === "pumpfun" && p.curveSize) {
+      res.curve.size = p.curveSize;
+      state.pumpfun.writeCurve(res.curve);
+    }
     entry.curve = res.curve;
     circulating = res.circulating;
     supply = PUMP.tokenTotalSupply;
@@ -63,7 +74,7 @@ export function createGenesisToken(state: WorldState, spec: TokenSpec): void {
     const original = BigInt(tokens) * 10n ** BigInt(spec.decimals);
     supply = spec.burnedShare ? original - BigInt(Math.floor(Number(original) * spec.burnedShare)) : original;
     if (spec.burnedShare) entry.details.burned = (original - supply).toString();
-    if (p.venue === "meteora-dbc") supply = 1_000_000_000n * 10n ** BigInt(spec.decimals);
+    if (p.venue === "meteora-dbc" || p.venue === "raydium-launchlab") supply = 1_000_000_000n * 10n ** BigInt(spec.decimals);
     writeTokenMint(state, spec, entry, supply, rng);
     const res = createPrimaryPool(state, entry, p, supply);
     circulating = res.circulating;

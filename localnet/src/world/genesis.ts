@@ -27,6 +27,7 @@ import {
   WSOL_MINT,
 } from "./programs.js";
 import { dammV2ConfigAddress } from "./venues/meteora-damm-v2.js";
+import { buildExtrasBase, buildExtrasPools, timeOpenings } from "./world-extras.js";
 import { LAMPORTS, type WorldState } from "./world-state.js";
 
 const WALLETS = 700;
@@ -87,6 +88,8 @@ export function buildGenesis(state: WorldState): void {
   state.dlmm.writePreset(71, 80, 6250);
   for (const i of [0n, 1n, 2n]) state.dammV2.writeConfig(dammV2ConfigAddress(i), i, [2_500_000n, 10_000_000n, 5_000_000n][Number(i)]!, 1);
   state.dammV2.writeConfig(DAMM_V2_MIGRATION_CONFIG_25BPS, 0n, 2_500_000n, 1);
+  // config 3: compounding pools (collect_fee_mode 2)
+  state.dammV2.writeConfig(dammV2ConfigAddress(3n), 3n, 2_500_000n, 2);
   // USDC for the arbitrage bot and the deep SOL/USDC pool.
   const botUsdc = ctx.createTokenAccount(state.arbBot, USDC_MINT, 0n);
   book.mintTo(botUsdc, 60_000_000n * 1_000_000n);
@@ -100,10 +103,12 @@ export function buildGenesis(state: WorldState): void {
     creator: state.key("raydium:sol-usdc-lp"),
   });
   fixMintSupplies(state, [USDC_MINT]);
+  if (state.extras) buildExtrasBase(state);
   // Tokens.
-  for (const spec of genesisCatalog(ctx.rng("catalog"))) createGenesisToken(state, spec);
+  for (const spec of genesisCatalog(ctx.rng("catalog"), state.extras)) createGenesisToken(state, spec);
   distributeStables(state);
   addDelegates(state);
+  if (state.extras) buildExtrasPools(state);
 }
 
 /**
@@ -115,6 +120,9 @@ export function writeGenesis(state: WorldState, ledger: LedgerWriter): void {
   ctx.clock.slot = ledger.slot;
   ctx.clock.blockTime = ledger.blockTime;
   state.oracle.write();
+  // Pools that open later open relative to the chain's own genesis time.
+  timeOpenings(state, ledger.blockTime);
+  for (const start of state.scheduleStarts) start(ledger.blockTime);
   for (const [pubkey, account] of ctx.store.accounts) ledger.setAccount(pubkey, account);
   ctx.store.attach(ledger);
 }

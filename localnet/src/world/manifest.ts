@@ -6,6 +6,11 @@ import type { Pubkey } from "../chain/types.js";
 import {
   DAMM_V2_MIGRATION_CONFIG_25BPS,
   INCINERATOR,
+  JITO_STAKE_POOL,
+  JITOSOL_MINT,
+  ORCA_WHIRLPOOLS_CONFIG,
+  RAYDIUM_LAUNCHLAB_PLATFORM,
+  USD1_MINT,
   PUMP_WITHDRAW_AUTHORITY,
   PYTH_SOL_USD,
   USDC_MINT,
@@ -14,7 +19,9 @@ import {
 } from "./programs.js";
 import { dammV2ConfigAddress } from "./venues/meteora-damm-v2.js";
 import { pumpGlobal } from "./venues/pumpfun.js";
+import { venueOfKind } from "./venues/index.js";
 import { pumpSwapGlobalConfig } from "./venues/pumpswap.js";
+import type { Activation } from "./venues/types.js";
 import type { WorldState } from "./world-state.js";
 
 /** One token of the world, as the test suite and the README see it. */
@@ -24,7 +31,7 @@ export interface WorldToken {
   symbol: string;
   decimals: number;
   tokenProgram: Pubkey;
-  /** Where it trades now: pumpfun | pumpswap | raydium-amm-v4 | raydium-cpmm | raydium-clmm | meteora-dlmm | meteora-damm-v1 | meteora-damm-v2 | meteora-dbc */
+  /** Where it trades now: pumpfun | pumpswap | raydium-amm-v4 | raydium-cpmm | raydium-clmm | meteora-dlmm | meteora-damm-v1 | meteora-damm-v2 | meteora-dbc | raydium-launchlab | orca-whirlpool (venues/index.ts) */
   venues: string[];
   pools: WorldPool[];
   metadataUri: string | null;
@@ -43,6 +50,11 @@ export interface WorldPool {
   related: Record<string, Pubkey>;
   /** true when the pool address can be derived from the mint alone (PDA over known seeds/configs). */
   derivable: boolean;
+  /**
+   * When the pool's program first lets it trade, as the pool's accounts say (unix time or slot; null: the venue has no
+   * such gate). A time ahead of the chain's block time means the program refuses swaps until then.
+   */
+  activation: Activation | null;
 }
 
 export interface WorldManifest {
@@ -62,7 +74,15 @@ export function worldManifest(state: WorldState): WorldManifest {
     tokenProgram: t.tokenProgram,
     venues: [...t.venues],
     pools: t.pools.map(
-      (p): WorldPool => ({ kind: p.kind, address: p.address, baseMint: p.baseMint, quoteMint: p.quoteMint, related: { ...p.related }, derivable: p.derivable }),
+      (p): WorldPool => ({
+        kind: p.kind,
+        address: p.address,
+        baseMint: p.baseMint,
+        quoteMint: p.quoteMint,
+        related: { ...p.related },
+        derivable: p.derivable,
+        activation: venueOfKind(p.kind).activation(p),
+      }),
     ),
     metadataUri: t.metadataUri,
     tags: [...t.tags],
@@ -87,6 +107,16 @@ export function worldManifest(state: WorldState): WorldManifest {
       dammV2MigrationConfig: DAMM_V2_MIGRATION_CONFIG_25BPS,
       arbBot: state.arbBot,
       migrationAuthority: PUMP_WITHDRAW_AUTHORITY,
+      ...(state.extras
+        ? {
+            whirlpoolsConfig: ORCA_WHIRLPOOLS_CONFIG,
+            launchlabPlatform: RAYDIUM_LAUNCHLAB_PLATFORM,
+            jitoStakePool: JITO_STAKE_POOL,
+            jitosol: JITOSOL_MINT,
+            usd1: USD1_MINT,
+            solUsdcWhirlpool: state.solUsdcWhirlpool!.address,
+          }
+        : {}),
     },
     wallets: { whales: [...state.whales], delegates: [...state.delegates] },
   };
@@ -96,9 +126,11 @@ export function worldManifest(state: WorldState): WorldManifest {
 export function worldPoolPrice(state: WorldState, address: Pubkey): number {
   for (const t of state.tokens.values()) if (t.curve?.address === address) return state.pumpfun.price(t.curve);
   if (address === state.solUsdcPool.address) return state.clmm.price(state.solUsdcPool);
-  const tr = state.tradeables.find((x) => x.pool.address === address);
+  const tr = state.tradeables.find((x) => x.pool.address === address) ?? state.quietPools.find((x) => x.pool.address === address);
   if (tr) return tr.venue.price(tr.pool);
   const dbc = state.dbc.pools.get(address);
   if (dbc) return state.dbc.price(dbc);
+  const launchlab = state.launchlab.pools.get(address);
+  if (launchlab) return state.launchlab.price(launchlab);
   throw new Error(`unknown pool ${address}`);
 }

@@ -20,6 +20,7 @@ import { tickAtSqrtPrice } from "./core/math.js";
 import type { Rng } from "./core/rng.js";
 import {
   ATA_PROGRAM,
+  CPMM_CREATE_POOL_FEE_RECEIVER,
   DAMM_V2_POOL_AUTHORITY,
   DBC_POOL_AUTHORITY,
   METAPLEX_PROGRAM,
@@ -80,7 +81,6 @@ const anchorEvent = (name: string) => sha256(`event:${name}`).subarray(0, 8);
 /** Raydium AMM v4 `create_config_account` PDA and its pool-creation fee receiver (mainnet). */
 const AMM_V4_CONFIG = pda(["amm_config_account_seed"], RAYDIUM_AMM_V4_PROGRAM);
 const AMM_V4_CREATE_FEE_DESTINATION = "7YttLkHDoNj9wyDur5pM1ejNaAvT9X4eqaYcHQqtj2G5";
-const CPMM_CREATE_POOL_FEE = "DNXgeM9EiiaAbaWvwjHj9fQQLAX5ZsfHyvmYUNRAdNC8";
 
 interface Created {
   pool: PoolRef;
@@ -294,7 +294,7 @@ export class PoolLaunches {
     }
     // DAMM v1's reserves are the dynamic vaults shared by every pool of the mint: the deposit is the plan's.
     if (p.kind === "meteora-damm-v1") return { pool, venue, base: p.base, quote: p.depth };
-    const sides = reserveSides({ kind: p.kind, pool } as Parameters<typeof reserveSides>[0]);
+    const sides = reserveSides(pool);
     const amountOf = (mint: Pubkey) => {
       const s = sides.find((x) => x.mint === mint)!;
       return state.ctx.book.account(s.account)?.amount ?? 0n;
@@ -350,7 +350,7 @@ export class PoolLaunches {
           program: RAYDIUM_CPMM_PROGRAM,
           accounts: [
             ws(creator), r(pool.config.address), r(RAYDIUM_CPMM_AUTHORITY), w(pool.address), r(pool.token0), r(pool.token1), w(pool.lpMint), w(u0), w(u1), w(creatorLp),
-            w(pool.vault0), w(pool.vault1), w(CPMM_CREATE_POOL_FEE), w(pool.observation), r(TOKEN_PROGRAM), r(TOKEN_PROGRAM), r(TOKEN_PROGRAM), r(ATA_PROGRAM),
+            w(pool.vault0), w(pool.vault1), w(CPMM_CREATE_POOL_FEE_RECEIVER), w(pool.observation), r(TOKEN_PROGRAM), r(TOKEN_PROGRAM), r(TOKEN_PROGRAM), r(ATA_PROGRAM),
             r(SYSTEM_PROGRAM), r(RENT_SYSVAR),
           ],
           data: borsh().bytes(anchor("initialize")).u64(a0).u64(a1).u64(pool.openTime).done(),

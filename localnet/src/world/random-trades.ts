@@ -7,7 +7,7 @@ import type { Pubkey } from "../chain/types.js";
 import { Draft } from "./context.js";
 import { ata } from "./core/keys.js";
 import type { Rng } from "./core/rng.js";
-import { TOKEN_PROGRAM, WSOL_MINT } from "./programs.js";
+import { WSOL_MINT } from "./programs.js";
 import { txShape } from "./slot-transactions.js";
 import { trackCurveSwap, trackPoolSwap } from "./swap-truth.js";
 import type { PumpCurve } from "./venues/pumpfun.js";
@@ -68,8 +68,8 @@ export class RandomTrades {
         amount = BigInt(Math.floor(sol * 1e9));
         if (ctx.store.lamports(wallet) < amount + reserve) return null;
       } else {
-        amount = BigInt(Math.floor(sol * ctx.solUsd * 10 ** ctx.book.mint(quoteMint).decimals));
-        const stable = ctx.book.account(ata(wallet, quoteMint, TOKEN_PROGRAM));
+        amount = state.quoteAtomsFor(quoteMint, sol);
+        const stable = ctx.book.account(ata(wallet, quoteMint, ctx.book.mint(quoteMint).program));
         if (!stable || stable.amount < amount) return null;
       }
     }

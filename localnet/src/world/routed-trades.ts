@@ -66,6 +66,19 @@ function shallowCopy(o: object): Record<string, unknown> {
  * apply each leg's state change as it goes (`Draft.applyFrom`) so the next leg is planned on it.
  */
 export function planInSequence<T>(state: WorldState, pools: readonly PoolRef[], plan: () => T): T {
+  const putBack = keepPoolObjects(pools);
+  const { store, book } = state.ctx;
+  store.begin();
+  try {
+    return plan();
+  } finally {
+    book.reload(store.rollback());
+    putBack();
+  }
+}
+
+/** Saves the pools' objects (a DAMM v1 pool's vaults too, and a curve: any object a swap changes); the answer puts them back. */
+export function keepPoolObjects(pools: readonly object[]): () => void {
   const objects = new Set<object>();
   for (const p of pools) {
     objects.add(p);
@@ -75,14 +88,9 @@ export function planInSequence<T>(state: WorldState, pools: readonly PoolRef[], 
     }
   }
   const saved = [...objects].map((o) => [o, shallowCopy(o)] as const);
-  const { store, book } = state.ctx;
-  store.begin();
-  try {
-    return plan();
-  } finally {
-    book.reload(store.rollback());
+  return () => {
     for (const [o, copy] of saved) Object.assign(o, copy);
-  }
+  };
 }
 
 export class RoutedTrades {

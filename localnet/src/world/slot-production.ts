@@ -16,6 +16,7 @@ import { RoutedTrades } from "./routed-trades.js";
 import { arbTx, launchTx, migrateTx } from "./slot-transactions.js";
 import { TradeTruth, tradeRecords } from "./swap-truth.js";
 import { executeTx } from "./tx/builder.js";
+import { ExtrasLife } from "./world-extras.js";
 import type { Side } from "./venues/types.js";
 import type { WorldState } from "./world-state.js";
 
@@ -57,8 +58,14 @@ export class SlotProducer {
   private launches = 0;
   private readonly usedNames = new Set<string>();
   private reconciled = false;
+  /** The extras edition's slot life (world-extras.ts), on its own random stream. */
+  private readonly extras: ExtrasLife | null;
 
-  constructor(private readonly state: WorldState) {
+  constructor(
+    private readonly state: WorldState,
+    /** More of the slot, run after the admin controls' requests (the security tokens' launches: security-tokens.ts). */
+    private readonly extra?: (slot: number, run: (plan: () => Draft | null) => void) => void,
+  ) {
     this.rng = state.ctx.rng("life");
     this.nextLaunchSlot = 20 + this.rng.int(0, 15);
     this.trades = new RandomTrades(state);
@@ -68,6 +75,7 @@ export class SlotProducer {
     this.poolLaunches = new PoolLaunches(state, state.ctx.rng("pool-launches"));
     this.requested = new RequestedEvents(state, this.poolLaunches);
     this.heavyRng = state.ctx.rng("heavy");
+    this.extras = state.extras ? new ExtrasLife(state) : null;
   }
 
   /** Mutates the world for the ledger's slot and returns the slot's transactions. */
@@ -129,6 +137,7 @@ export class SlotProducer {
     run(planned(() => this.poolLaunches.next(ledger.slot)));
     // Then what the admin controls asked for: new pools of a given kind, bonding curves bought out.
     this.requested.runAll(ledger.slot, txs, (plan) => run(planned(plan)), this.errors);
+    this.extra?.(ledger.slot, (plan) => run(planned(plan)));
     // Keep SOL/USDC in line with the oracle.
     run(arbTx(state, rng));
     const n = rng.int(2, 12);
@@ -152,6 +161,7 @@ export class SlotProducer {
     if (routes.chance(0.4)) run(planned(() => this.routed.route(routes)));
     if (routes.chance(0.18)) run(planned(() => this.routed.multi(routes, false)));
     if (routes.chance(0.15)) run(planned(() => this.routed.multi(routes, true)));
+    this.extras?.produce(ledger.slot, run, planned);
     if (this.heavy.take()) this.produceHeavy(ledger, run, planned);
     this.markCompletedCurves();
     return txs;

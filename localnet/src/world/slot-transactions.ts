@@ -8,7 +8,7 @@ import { Draft } from "./context.js";
 import { sqrtPriceX64FromPrice } from "./core/math.js";
 import type { Rng } from "./core/rng.js";
 import { PUMP_WITHDRAW_AUTHORITY, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, USDC_MINT, WSOL_MINT } from "./programs.js";
-import { trackCurveSwap, trackSwap } from "./swap-truth.js";
+import { poolTarget, trackCurveSwap, trackSwap } from "./swap-truth.js";
 import { PUMP, type PumpCurve } from "./venues/pumpfun.js";
 import { LAMPORTS, type TokenEntry, type WorldState } from "./world-state.js";
 
@@ -79,7 +79,7 @@ export function arbTx(state: WorldState, rng: Rng): Draft | null {
   const solIn = zeroForOne === (pool.mint0 === WSOL_MINT);
   const usdc = d.ensureAta(arbBot, USDC_MINT);
   const wsol = d.wrapSol(arbBot, solIn ? amountIn : 0n);
-  const res = trackSwap(state.ctx, d, { kind: "raydium-clmm", pool }, arbBot, () => clmm.swapRaw(d, pool, arbBot, zeroForOne, amountIn, solIn ? wsol : usdc, solIn ? usdc : wsol, false), (x) => ({
+  const res = trackSwap(state.ctx, d, poolTarget(pool), arbBot, () => clmm.swapRaw(d, pool, arbBot, zeroForOne, amountIn, solIn ? wsol : usdc, solIn ? usdc : wsol, false), (x) => ({
     inMint: zeroForOne ? pool.mint0 : pool.mint1,
     inAmount: amountIn,
     outMint: zeroForOne ? pool.mint1 : pool.mint0,

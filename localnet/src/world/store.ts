@@ -90,6 +90,37 @@ export class Store {
     return [...journal.keys()];
   }
 
+  /**
+   * Runs `fn`, then puts the mirror back as it was without writing the ledger: what `fn` wrote stays in the ledger's
+   * slot only (a block on a fork the chain abandons: fork-block.ts). Returns `fn`'s value and the keys put back.
+   */
+  aside<T>(fn: () => T): { value: T; restored: Pubkey[] } {
+    const before = new Map(this.accounts);
+    const total = this.totalLamports;
+    const journal = this.journal;
+    const putBack = (): Pubkey[] => {
+      const restored: Pubkey[] = [];
+      for (const [k, state] of this.accounts) if (before.get(k) !== state) restored.push(k);
+      for (const k of before.keys()) if (!this.accounts.has(k)) restored.push(k);
+      for (const k of restored) {
+        const prev = before.get(k);
+        if (prev) this.accounts.set(k, prev);
+        else this.accounts.delete(k);
+      }
+      this.totalLamports = total;
+      this.journal = journal;
+      return restored;
+    };
+    let value: T;
+    try {
+      value = fn();
+    } catch (err) {
+      putBack();
+      throw err;
+    }
+    return { value, restored: putBack() };
+  }
+
   private remember(pubkey: Pubkey): void {
     if (this.journal && !this.journal.has(pubkey)) this.journal.set(pubkey, this.accounts.get(pubkey));
   }

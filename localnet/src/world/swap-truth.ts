@@ -7,35 +7,13 @@
 import type { Pubkey } from "../chain/types.js";
 import type { Draft, WorldContext } from "./context.js";
 import { WSOL_MINT } from "./programs.js";
-import type { PumpCurve } from "./venues/pumpfun.js";
-import type { PumpSwapPool } from "./venues/pumpswap.js";
-import type { AmmV4Pool } from "./venues/raydium-amm-v4.js";
-import type { CpmmPool } from "./venues/raydium-cpmm.js";
-import type { ClmmPool } from "./venues/raydium-clmm.js";
-import type { DlmmPair } from "./venues/meteora-dlmm.js";
-import type { DammV1Pool } from "./venues/meteora-damm-v1.js";
-import type { DammV2Pool } from "./venues/meteora-damm-v2.js";
-import type { DbcPool } from "./venues/meteora-dbc.js";
+import type { ReserveSide, SwapMark, TokenAmount } from "./swap-marks.js";
+import { venueOfKind, type AnyVenue, type SwapKind } from "./venues/index.js";
+import { pumpFunCurve, type PumpCurve } from "./venues/pumpfun.js";
 import type { PoolRef, PoolVenue, Side, SwapResult } from "./venues/types.js";
 import type { WorldState } from "./world-state.js";
 
-/** The pool kinds of the trade index, as `GET /__localnet/trades` names them. */
-export type SwapKind =
-  | "pump-bonding-curve"
-  | "pumpswap"
-  | "raydium-amm-v4"
-  | "raydium-cpmm"
-  | "raydium-clmm"
-  | "meteora-dlmm"
-  | "meteora-damm-v1"
-  | "meteora-damm-v2"
-  | "meteora-dbc";
-
-export interface TokenAmount {
-  mint: Pubkey;
-  /** raw integer, as a decimal string */
-  amount: string;
-}
+export type { SwapKind, TokenAmount };
 
 /** One swap as the chain executed it. */
 export interface TradeRecord {
@@ -47,6 +25,7 @@ export interface TradeRecord {
   ordinal: number;
   pool: Pubkey;
   kind: SwapKind;
+  /** the signer whose swap it is (its user account in the swap instruction), not necessarily the fee payer */
   wallet: Pubkey;
   /** the pair as the world models the pool: the token traded, and what it is paid in (a curve's SOL; a pool's quote) */
   baseMint: Pubkey;
@@ -60,80 +39,33 @@ export interface TradeRecord {
   failed: boolean;
 }
 
-/** A reserve of a pool: a token account's amount, or (pump.fun's SOL side) an account's lamports. */
-export interface ReserveSide {
-  mint: Pubkey;
-  account: Pubkey;
-  lamports: boolean;
-}
-
-/** A pool or curve a swap trades against, as the venues model it. */
-export type SwapTarget =
-  | { kind: "pump-bonding-curve"; curve: PumpCurve }
-  | { kind: Exclude<SwapKind, "pump-bonding-curve">; pool: PoolRef };
-
-/** A swap tracked in a draft: its plan, and the reserve balances measured around its state change. */
-export interface SwapMark {
-  pool: Pubkey;
-  kind: SwapKind;
-  wallet: Pubkey;
+/** A pool or curve a swap trades against: its venue, the venue's own pool object, and the pair. */
+export interface SwapTarget {
+  venue: AnyVenue;
+  pool: unknown;
+  address: Pubkey;
   baseMint: Pubkey;
   quoteMint: Pubkey;
-  sides: [ReserveSide, ReserveSide];
-  planned: { in: TokenAmount; out: TokenAmount } | null;
-  before: bigint[] | null;
-  after: bigint[] | null;
 }
 
-const token = (mint: Pubkey, account: Pubkey): ReserveSide => ({ mint, account, lamports: false });
+/** The target of a world pool (its venue found by kind). */
+export function poolTarget(pool: PoolRef): SwapTarget {
+  return { venue: venueOfKind(pool.kind), pool, address: pool.address, baseMint: pool.baseMint, quoteMint: pool.quoteMint };
+}
 
-/** The two reserve accounts of a pool, by kind (VENUES.md: where each program keeps its liquidity). */
-export function reserveSides(target: SwapTarget): [ReserveSide, ReserveSide] {
-  if (target.kind === "pump-bonding-curve") {
-    const c = target.curve;
-    return [token(c.mint, c.ata), { mint: WSOL_MINT, account: c.address, lamports: true }];
-  }
-  const p = target.pool;
-  switch (target.kind) {
-    case "pumpswap": {
-      const s = p as unknown as PumpSwapPool;
-      return [token(s.baseMint, s.baseVault), token(s.quoteMint, s.quoteVault)];
-    }
-    case "raydium-amm-v4": {
-      const s = p as AmmV4Pool;
-      return [token(s.baseMint, s.coinVault), token(s.quoteMint, s.pcVault)];
-    }
-    case "raydium-cpmm": {
-      const s = p as CpmmPool;
-      return [token(s.token0, s.vault0), token(s.token1, s.vault1)];
-    }
-    case "raydium-clmm": {
-      const s = p as ClmmPool;
-      return [token(s.mint0, s.vault0), token(s.mint1, s.vault1)];
-    }
-    case "meteora-dlmm": {
-      const s = p as DlmmPair;
-      return [token(s.tokenX, s.reserveX), token(s.tokenY, s.reserveY)];
-    }
-    case "meteora-damm-v1": {
-      // The dynamic vaults' token accounts hold the liquidity (shared by every pool of the mint).
-      const s = p as DammV1Pool;
-      return [token(s.tokenA, s.aVault.tokenVault), token(s.tokenB, s.bVault.tokenVault)];
-    }
-    case "meteora-damm-v2": {
-      const s = p as DammV2Pool;
-      return [token(s.tokenA, s.vaultA), token(s.tokenB, s.vaultB)];
-    }
-    case "meteora-dbc": {
-      const s = p as DbcPool;
-      return [token(s.baseMint, s.baseVault), token(s.quoteMint, s.quoteVault)];
-    }
-  }
+/** The target of a pump.fun curve. */
+export function curveTarget(curve: PumpCurve): SwapTarget {
+  return { venue: pumpFunCurve as AnyVenue, pool: curve, address: curve.address, baseMint: curve.mint, quoteMint: WSOL_MINT };
+}
+
+/** The two reserve accounts of a world pool, as its venue keeps them. */
+export function reserveSides(pool: PoolRef): [ReserveSide, ReserveSide] {
+  return venueOfKind(pool.kind).reserves(pool);
 }
 
 /** The trade index's kind of a world pool kind ("pumpfun" is the curve). */
 export function swapKindOf(kind: string): SwapKind {
-  return (kind === "pumpfun" ? "pump-bonding-curve" : kind) as SwapKind;
+  return venueOfKind(kind).tradeKind;
 }
 
 function measure(ctx: WorldContext, sides: ReserveSide[]): bigint[] {
@@ -153,13 +85,13 @@ export function trackSwap<R>(
   run: () => R | null,
   planned: (result: R) => { inMint: Pubkey; inAmount: bigint; outMint: Pubkey; outAmount: bigint },
 ): R | null {
-  const sides = reserveSides(target);
+  const sides = target.venue.reserves(target.pool);
   const mark: SwapMark = {
-    pool: target.kind === "pump-bonding-curve" ? target.curve.address : target.pool.address,
-    kind: target.kind,
+    pool: target.address,
+    kind: target.venue.tradeKind,
     wallet,
-    baseMint: target.kind === "pump-bonding-curve" ? target.curve.mint : target.pool.baseMint,
-    quoteMint: target.kind === "pump-bonding-curve" ? WSOL_MINT : target.pool.quoteMint,
+    baseMint: target.baseMint,
+    quoteMint: target.quoteMint,
     sides,
     planned: null,
     before: null,
@@ -182,7 +114,7 @@ export function trackSwap<R>(
 /** A pump.fun buy (`amount` lamports at most) or sell (`amount` tokens), tracked for the ground truth. */
 export function trackCurveSwap(state: WorldState, d: Draft, curve: PumpCurve, wallet: Pubkey, side: Side, amount: bigint, fail: boolean): boolean {
   const { pumpfun } = state;
-  const target = { kind: "pump-bonding-curve", curve } as const;
+  const target = curveTarget(curve);
   if (side === "buy") {
     const r = trackSwap(state.ctx, d, target, wallet, () => pumpfun.buy(d, curve, wallet, amount, { fail }), (x) => ({ inMint: WSOL_MINT, inAmount: x.sol, outMint: curve.mint, outAmount: x.tokens }));
     return r !== null;
@@ -204,8 +136,7 @@ export function trackPoolSwap(
   userQuote: Pubkey,
   fail: boolean,
 ): SwapResult | null {
-  const target = { kind: swapKindOf(pool.kind), pool } as { kind: Exclude<ReturnType<typeof swapKindOf>, "pump-bonding-curve">; pool: PoolRef };
-  return trackSwap(state.ctx, d, target, wallet, () => venue.swap(d, pool, wallet, side, amount, userBase, userQuote, fail), (x) =>
+  return trackSwap(state.ctx, d, poolTarget(pool), wallet, () => venue.swap(d, pool, wallet, side, amount, userBase, userQuote, fail), (x) =>
     side === "buy"
       ? { inMint: pool.quoteMint, inAmount: x.quote, outMint: pool.baseMint, outAmount: x.base }
       : { inMint: pool.baseMint, inAmount: x.base, outMint: pool.quoteMint, outAmount: x.quote },
@@ -228,7 +159,7 @@ export function tradeRecords(marks: readonly SwapMark[], tx: { signature: string
     }
     const side: Side = poolOut.mint === m.baseMint ? "buy" : "sell";
     return {
-      signature: tx.signature, slot: tx.slot, txIndex: tx.txIndex, ordinal, pool: m.pool, kind: m.kind, wallet: m.wallet,
+      signature: tx.signature, slot: tx.slot, txIndex: tx.txIndex, ordinal, pool: m.pool, kind: m.kind as SwapKind, wallet: m.wallet,
       baseMint: m.baseMint, quoteMint: m.quoteMint, side, poolIn, poolOut, failed: tx.failed,
     };
   });

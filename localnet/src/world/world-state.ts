@@ -9,9 +9,10 @@ import { WorldContext } from "./context.js";
 import { derivedKey } from "./core/keys.js";
 import type { Rng } from "./core/rng.js";
 import { MetadataServer, type MetaShape } from "./metadata-http.js";
-import { TOKEN_2022_PROGRAM, WSOL_MINT } from "./programs.js";
+import { TOKEN_2022_PROGRAM, USDC_MINT, USDT_MINT, WSOL_MINT } from "./programs.js";
 import { SolUsdOracle } from "./sol-usd-oracle.js";
 import { PumpFunVenue, creatorVault, pumpGlobal, type PumpCurve } from "./venues/pumpfun.js";
+import { PumpQuoteCurveVenue } from "./venues/pumpfun-quote.js";
 import { PumpSwapVenue, pumpSwapGlobalConfig, type PumpSwapPool } from "./venues/pumpswap.js";
 import { RaydiumAmmV4Venue } from "./venues/raydium-amm-v4.js";
 import { RaydiumCpmmVenue } from "./venues/raydium-cpmm.js";
@@ -20,6 +21,9 @@ import { MeteoraDlmmVenue } from "./venues/meteora-dlmm.js";
 import { MeteoraDammV1Venue } from "./venues/meteora-damm-v1.js";
 import { MeteoraDammV2Venue } from "./venues/meteora-damm-v2.js";
 import { MeteoraDbcVenue } from "./venues/meteora-dbc.js";
+import { OrcaWhirlpoolVenue, type Whirlpool } from "./venues/orca-whirlpool.js";
+import { RaydiumLaunchLabVenue } from "./venues/raydium-launchlab.js";
+import { cpmmConfigAddress } from "./venues/raydium-cpmm.js";
 import type { PoolRef, PoolVenue } from "./venues/types.js";
 
 /** Historic timestamps (pool open times, vault reports) are relative to this fixed instant so genesis bytes never
@@ -52,6 +56,15 @@ export interface Tradeable {
   weight: number;
 }
 
+/** A pool that opens `seconds` after the chain's genesis time (its activation written then), and trades from then on. */
+export interface Opening {
+  tradeable: Tradeable;
+  weight: number;
+  seconds: number;
+  /** writes the pool's activation (unix time) into its account */
+  setOpenTime(time: number): void;
+}
+
 export class WorldState {
   readonly ctx: WorldContext;
   readonly meta: MetadataServer;
@@ -64,7 +77,18 @@ export class WorldState {
   readonly dammV1: MeteoraDammV1Venue;
   readonly dammV2: MeteoraDammV2Venue;
   readonly dbc: MeteoraDbcVenue;
+  readonly whirlpool: OrcaWhirlpoolVenue;
+  /** pump.fun curves quoted in another token than SOL (extras). */
+  readonly pumpQuote: PumpQuoteCurveVenue;
+  readonly launchlab: RaydiumLaunchLabVenue;
   readonly oracle: SolUsdOracle;
+  /**
+   * The world-extras edition (world-extras.ts): LaunchLab and Whirlpool pools, pools quoted in an LST, USD1 and a
+   * memecoin, quiet pools that never trade, pools that open later, multi-signer swaps. Off: the classic world, unchanged.
+   */
+  readonly extras: boolean;
+  /** SOL per atom of quote mints other than SOL and the USD stables (world-extras.ts fills it), for sizing trades. */
+  readonly quoteSolValue = new Map<Pubkey, () => number>();
 
   readonly tokens = new Map<Pubkey, TokenEntry>();
   readonly tradeables: Tradeable[] = [];
@@ -75,8 +99,22 @@ export class WorldState {
   readonly activeTraders: Pubkey[] = [];
   readonly arbBot: Pubkey;
   solUsdcPool!: ClmmPool;
+  /** The extras edition's SOL/USDC Whirlpool (the second hop of its two-hop swaps). */
+  solUsdcWhirlpool: Whirlpool | null = null;
+  /** Pools listed and never traded (world-extras.ts `listPool`). */
+  readonly quietPools: { pool: PoolRef; venue: PoolVenue }[] = [];
+  /** Pools whose program opens them later in the run (world-extras.ts): traded at `weight` once open. */
+  readonly openings: Opening[] = [];
+  /** Pools whose fee schedule counts from their activation, moved to the chain's own genesis time by writeGenesis. */
+  readonly scheduleStarts: ((genesisTime: number) => void)[] = [];
+  /**
+   * `POST /__localnet/reopen?seconds=N` (world.ts): the next produced slot writes every opening's activation again, N
+   * seconds after its block time, and stops trading those pools until then — so a test sees them closed, then open.
+   */
+  reopenRequest: number | null = null;
 
-  constructor(seed: number, metadataBaseUrl: string) {
+  constructor(seed: number, metadataBaseUrl: string, extras = false) {
+    this.extras = extras;
     this.ctx = new WorldContext(seed);
     this.ctx.clock.blockTime = GENESIS_EPOCH;
     this.meta = new MetadataServer(metadataBaseUrl.replace(/\/+$/, ""));
@@ -90,8 +128,20 @@ export class WorldState {
     this.dammV1 = new MeteoraDammV1Venue(this.ctx, key("meteora:vault-admin"));
     this.dammV2 = new MeteoraDammV2Venue(this.ctx);
     this.dbc = new MeteoraDbcVenue(this.ctx);
+    this.pumpQuote = new PumpQuoteCurveVenue(this.ctx, (c) => this.pumpfun.writeCurve(c));
+    this.whirlpool = new OrcaWhirlpoolVenue(this.ctx, key("orca:authority"));
+    this.launchlab = new RaydiumLaunchLabVenue(this.ctx, key("raydium:launchlab-admin"), cpmmConfigAddress(0));
     this.arbBot = key("wallet:arb-bot");
     this.oracle = new SolUsdOracle(this.ctx, key("pyth:write-authority"));
+  }
+
+  /** Quote atoms worth `sol` SOL (buys size their spend in SOL whatever the pool is quoted in). */
+  quoteAtomsFor(quoteMint: Pubkey, sol: number): bigint {
+    if (quoteMint === WSOL_MINT) return BigInt(Math.floor(sol * 1e9));
+    if (quoteMint === USDC_MINT || quoteMint === USDT_MINT) return BigInt(Math.floor(sol * this.ctx.solUsd * 10 ** this.ctx.book.mint(quoteMint).decimals));
+    const value = this.quoteSolValue.get(quoteMint);
+    if (!value) throw new Error(`no SOL value for quote ${quoteMint}`);
+    return BigInt(Math.floor(sol / value()));
   }
 
   get seed(): number {

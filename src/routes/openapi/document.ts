@@ -74,10 +74,18 @@ function response(spec: ResponseSpec, schemaOf: (schema: Schema, io: "input" | "
   return out;
 }
 
-function queryParameters(query: z.ZodMiniObject): Json[] {
+/**
+ * The JSON Schema of a query's input (an object of text parameters), as the document's parameters and the MCP tools'
+ * input schemas (mcp/) both show it: one rendering, so the two cannot differ.
+ */
+export function queryInputSchema(query: z.ZodMiniObject): { type: "object"; properties: Record<string, Json>; required: string[] } {
   const schema = bare(z.toJSONSchema(query, { io: "input", unrepresentable: "any" }));
-  const properties = (schema.properties ?? {}) as Record<string, Json>;
-  const required = new Set((schema.required ?? []) as string[]);
+  return { type: "object", properties: (schema.properties ?? {}) as Record<string, Json>, required: (schema.required ?? []) as string[] };
+}
+
+function queryParameters(query: z.ZodMiniObject): Json[] {
+  const { properties, required: names } = queryInputSchema(query);
+  const required = new Set(names);
   return Object.entries(properties).map(([name, property]) => {
     const { description, ...rest } = property;
     return { name, in: "query", required: required.has(name), description, schema: rest };

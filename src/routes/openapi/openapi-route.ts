@@ -14,7 +14,7 @@ const info = {
   version: "0.1.0",
   description:
     "Prices, token profiles and a Solana JSON-RPC endpoint. Every REST error is `{\"status\":\"error\",\"error\":{\"code\":<http status>,\"message\":\"...\"}}`; " +
-    "every response carries `x-request-id`. Guides: [REST API](/guide/api.md), [token overview](/guide/overview.md), " +
+    "every response carries `x-request-id`. Guides: [REST API](/guide/api.md), [token overview](/guide/overview.md), [token safety and holders](/guide/security.md), " +
     "[JSON-RPC](/guide/rpc.md), [streams](/guide/streams.md), [accounts, plans and limits](/guide/accounts.md).",
 };
 

@@ -14,12 +14,14 @@ export const CLOCK_SYSVAR_SIZE = 40;
 
 export interface ClockSysvar {
   readonly slot: bigint;
+  readonly epoch: bigint;
   /** seconds since the Unix epoch, as the bank's stake-weighted timestamp estimate */
   readonly unixTimestamp: bigint;
 }
 
 const clockDecoder = getFieldsDecoder({
   slot: [0, getU64Decoder()],
+  epoch: [16, getU64Decoder()],
   unixTimestamp: [32, getI64Decoder()],
 });
 

@@ -61,6 +61,8 @@ export type TokenMetadata = {
 };
 export type TransferHook = { authority: Address | null; programId: Address | null };
 export type PausableConfig = { authority: Address | null; paused: boolean };
+/** ConfidentialTransferMint: who approves accounts, whether new accounts are approved on their own, the auditor's ElGamal key (null when none). */
+export type ConfidentialTransferMint = { authority: Address | null; autoApproveNewAccounts: boolean; auditorElGamalPubkey: Address | null };
 export type DefaultAccountState = "uninitialized" | "initialized" | "frozen";
 
 /** The decoded extensions, keyed by name; a key is present only if the mint has that extension. */
@@ -74,6 +76,7 @@ export type KnownMintExtensions = {
   metadataPointer: MetadataPointer;
   tokenMetadata: TokenMetadata;
   pausable: PausableConfig;
+  confidentialTransferMint: ConfidentialTransferMint;
 };
 export type Token2022MintExtensions = Partial<KnownMintExtensions> & {
   /** Extension type ids present in the mint but not decoded here, in account order. */
@@ -154,6 +157,16 @@ const EXTENSIONS: { [K in keyof KnownMintExtensions]: ExtensionSpec<KnownMintExt
           "additional metadata",
         ),
       ],
+    ]),
+  },
+  // spl-token-2022 confidential_transfer::ConfidentialTransferMint (65 bytes): OptionalNonZeroPubkey, PodBool, OptionalNonZeroElGamalPubkey (32 bytes, zero = none).
+  confidentialTransferMint: {
+    type: 4,
+    fixedSize: 65,
+    decoder: getStructDecoder([
+      ["authority", optionalAddress],
+      ["autoApproveNewAccounts", getStrictBoolDecoder("confidentialTransferMint.autoApproveNewAccounts")],
+      ["auditorElGamalPubkey", optionalAddress],
     ]),
   },
   pausable: {

@@ -8,7 +8,7 @@ export interface RunningNpmStart {
   readonly child: ChildProcess;
   /** Everything it printed so far (stdout and stderr). */
   readonly output: string;
-  /** Stops it and every process it started, and waits (≤ 20 s) until it has exited: its exit handler removes .dev.vars, which the next npm start of the suite must not meet. */
+  /** Stops it and every process it started, and waits (≤ 20 s) until it has exited: its exit handler removes its vars file under .wrangler/. */
   stop(): Promise<void>;
 }
 

@@ -277,7 +277,9 @@ describe("world accounts have mainnet headers and decode to the world's state", 
             break;
           case "meteora-damm-v1":
             check(40, 72);
-            expect(d[874]).toBe(0);
+            // curve_type: constant product, but 1 (stable, with its amp @875) for the stable-curve token's pool
+            expect(d[874]).toBe(t.tags.includes("stable-curve") ? 1 : 0);
+            if (t.tags.includes("stable-curve")) expect(Buffer.from(d).readBigUInt64LE(875) > 0n).toBe(true);
             break;
           case "meteora-damm-v2":
             check(168, 200);

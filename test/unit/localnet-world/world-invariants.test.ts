@@ -53,11 +53,13 @@ let slotsCpuMs = 0;
 
 beforeAll(() => {
   // Given a world of seed 42 written into an in-memory ledger
-  const t0 = performance.now();
+  // (timed in CPU time: other work on a shared machine does not count against the world's own cost)
+  const t0 = process.cpuUsage();
   world = new TokenWorld({ seed: Number(process.env.WORLD_SEED ?? 42), metadataBaseUrl: "http://127.0.0.1:8899" });
   ledger = new FakeLedger();
   world.genesis(ledger.writer());
-  genesisMs = performance.now() - t0;
+  const genesisCpu = process.cpuUsage(t0);
+  genesisMs = (genesisCpu.user + genesisCpu.system) / 1000;
   manifest0 = world.manifest();
   // When it produces SLOTS slots
   for (let i = 0; i < SLOTS; i++) {

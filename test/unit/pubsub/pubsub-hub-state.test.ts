@@ -222,15 +222,28 @@ describe("caps per socket", () => {
     expect(h.toUpstream).toHaveLength(cap);
   });
 
-  it(`requests waiting while the upstream socket opens: ${limits.maxPubSubQueuedFrames} held, one more → -32063; the held ones go in order`, () => {
+  it(`pass-through requests waiting while the upstream socket opens: ${limits.maxPubSubQueuedFrames} held, one more → -32063; the held ones go in order`, () => {
     const h = hub(false);
     h.connect("a");
     const max = limits.maxPubSubQueuedFrames;
-    for (let i = 1; i <= max + 1; i++) h.send("a", i, "accountSubscribe", [`${PK}${i}`]);
+    for (let i = 1; i <= max + 1; i++) h.send("a", i, "slotUnsubscribe", [`x${i}`]);
     expect(h.toUpstream).toEqual([]);
     expect(h.frames("a")).toEqual([{ jsonrpc: "2.0", error: { code: -32063, message: `Too many requests waiting for the upstream node; max ${max}`, data: { max } }, id: max + 1 }]);
     h.state.upstreamOpened();
     expect(h.toUpstream.map((r) => r.id)).toEqual(Array.from({ length: max }, (_, i) => i + 1));
+  });
+
+  it("a full set of subscribes sent while the upstream socket opens (as a client does on connecting) all wait, bounded by the subscription cap, and go in order once it opens", () => {
+    const h = hub(false);
+    h.connect("a");
+    const cap = limits.maxPubSubSubscriptionsPerSocket;
+    for (let i = 1; i <= cap; i++) h.send("a", i, "accountSubscribe", [`${PK}${i}`]);
+    h.send("a", "over", "rootSubscribe");
+    expect(h.toUpstream).toEqual([]);
+    expect(h.frames("a")).toEqual([{ jsonrpc: "2.0", error: { code: -32062, message: `Too many subscriptions on this connection; max ${cap}`, data: { max: cap } }, id: "over" }]);
+    h.state.upstreamOpened();
+    expect(h.toUpstream).toHaveLength(cap);
+    expect(h.state.subscriptionCount("a")).toBe(cap);
   });
 
   it(`requests waiting for the node: ${limits.maxPubSubInFlightRequests} in flight, one more → -32063`, () => {

@@ -20,9 +20,11 @@ beforeAll(async () => {
 /** Every /api/v1 route answers these; the chain-reading ones (price, overview) also 404 and 503, the trade-index ones read D1 only. */
 const restErrorStatuses = ["400", "401", "413", "414", "500", "504"];
 const chainErrorStatuses = ["404", "503"];
-const tradeIndexPaths = ["/api/v1/trend", "/api/v1/trades", "/api/v1/ohlcv"];
+const tradeIndexPaths = ["/api/v1/trend", "/api/v1/stats", "/api/v1/trades", "/api/v1/ohlcv", "/api/v1/price/history"];
 /** The account's own figures (docs/accounts.md): no parameters, no chain, no 400. */
 const accountPaths = ["/api/v1/usage"];
+/** Routes read from the chain like the overview (no venue, no pool parameter): token safety and holders. */
+const securityPaths = ["/api/v1/security", "/api/v1/holders"];
 /** The plan's refusals, on every metered (/api/v1) route; price lists also 403 over the plan's mints per request. */
 const meteredStatuses = ["402", "429"];
 
@@ -56,6 +58,7 @@ describe("GET /openapi.json", () => {
         "get /api/v1/overview",
         ...tradeIndexPaths.map((p) => `get ${p}`),
         ...accountPaths.map((p) => `get ${p}`),
+        ...securityPaths.map((p) => `get ${p}`),
         "post /rpc",
         "get /rpc",
         "get /openapi.json",
@@ -65,13 +68,25 @@ describe("GET /openapi.json", () => {
 
   it("documents the query parameters of every REST route", () => {
     const params = (path: string): Json => Object.fromEntries((doc.paths[path].get.parameters as Json[]).map((p) => [p.name, p]));
-    const pricePaths = Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/") && p !== "/api/v1/overview" && !tradeIndexPaths.includes(p) && !accountPaths.includes(p));
+    const pricePaths = Object.keys(doc.paths).filter(
+      (p) => p.startsWith("/api/v1/") && p !== "/api/v1/overview" && !tradeIndexPaths.includes(p) && !accountPaths.includes(p) && !securityPaths.includes(p),
+    );
     for (const path of pricePaths) {
       expect(params(path).ca, path).toMatchObject({ in: "query", required: true, schema: { type: "string" } });
       expect(params(path).poolId, path).toMatchObject({ in: "query", required: false, schema: { type: "string" } });
     }
-    expect(Object.keys(params("/api/v1/overview"))).toEqual(["ca"]);
+    // Receipts on the price, venue and quote routes; changes on the price and venue routes
+    for (const path of pricePaths) {
+      expect(params(path).receipt, path).toMatchObject({ in: "query", required: false, schema: { type: "string", enum: ["true", "false"] } });
+      if (path !== "/api/v1/quote") expect(params(path).changes, path).toMatchObject({ in: "query", required: false, schema: { type: "string", enum: ["true", "false"] } });
+    }
+    expect(Object.keys(params("/api/v1/overview"))).toEqual(["ca", "risk", "receipt"]);
+    expect(params("/api/v1/overview").risk).toMatchObject({ in: "query", required: false, schema: { type: "string", enum: ["true", "false"] } });
+    expect(Object.fromEntries(Object.entries(params("/api/v1/security")).map(([name, p]) => [name, p.required]))).toEqual({ ca: true });
+    expect(Object.fromEntries(Object.entries(params("/api/v1/holders")).map(([name, p]) => [name, p.required]))).toEqual({ ca: true, limit: false, cursor: false });
     expect(doc.paths["/api/v1/usage"].get.parameters ?? []).toEqual([]);
+    // Price history: one mint and one of time or slot (the route refuses neither and both)
+    expect(Object.fromEntries(Object.entries(params("/api/v1/price/history")).map(([name, p]) => [name, p.required]))).toEqual({ ca: true, time: false, slot: false });
     // The trade-index routes: integers are digit strings in the query, required where the route cannot do without them
     const integer = { type: "string", pattern: "^[0-9]{1,15}$" };
     expect(params("/api/v1/trend")).toEqual({
@@ -88,11 +103,11 @@ describe("GET /openapi.json", () => {
       currency: false,
       fillEmpty: false,
     });
-    expect(params("/api/v1/ohlcv").interval.schema).toMatchObject({ type: "string", enum: ["1m", "5m", "15m", "1h", "4h", "1d"] });
+    expect(params("/api/v1/ohlcv").interval.schema).toMatchObject({ type: "string", enum: ["1s", "1m", "5m", "15m", "1h", "4h", "1d"] });
     expect(params("/api/v1/ohlcv").currency.schema).toMatchObject({ type: "string", enum: ["usd", "sol"] });
   });
 
-  it("documents the key: header x-api-key, Authorization Bearer and query x-api-key, required on /api/* and /rpc only", () => {
+  it("documents the key: header x-api-key, Authorization Bearer and query x-api-key, required on /api/*, /rpc and /mcp only", () => {
     expect(doc.components.securitySchemes).toEqual({
       apiKeyHeader: expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }),
       bearer: expect.objectContaining({ type: "http", scheme: "bearer" }),
@@ -100,7 +115,7 @@ describe("GET /openapi.json", () => {
     });
     for (const [path, item] of Object.entries(doc.paths as Json)) {
       for (const op of Object.values(item as Json)) {
-        const keyed = path.startsWith("/api/") || path === "/rpc";
+        const keyed = path.startsWith("/api/") || path === "/rpc" || path === "/mcp";
         expect(op.security, path).toEqual(keyed ? [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }] : []);
       }
     }
@@ -113,7 +128,7 @@ describe("GET /openapi.json", () => {
         expect(Object.keys(responses), path).toEqual(expect.arrayContaining(["200", "401", "413", "414", "500", ...meteredStatuses]));
         continue;
       }
-      const priced = !tradeIndexPaths.includes(path) && path !== "/api/v1/overview";
+      const priced = !tradeIndexPaths.includes(path) && path !== "/api/v1/overview" && !securityPaths.includes(path) && path !== "/api/v1/quote";
       const statuses = [...(tradeIndexPaths.includes(path) ? restErrorStatuses : [...restErrorStatuses, ...chainErrorStatuses]), ...meteredStatuses, ...(priced ? ["403"] : [])];
       expect(Object.keys(responses), path).toEqual(expect.arrayContaining(["200", ...statuses]));
       for (const status of statuses) {

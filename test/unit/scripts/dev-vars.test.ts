@@ -2,7 +2,7 @@
  * npm start hands vars (an upstream URL may carry a provider's key) to wrangler in a 0600 file, never as `--var`
  * arguments `ps` shows, and never overwrites or deletes a file the user wrote.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -19,20 +19,36 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const mode = (file: string) => statSync(file).mode & 0o777;
 
 describe("writeDevVars", () => {
-  it("with no .dev.vars/.env of the user's: writes .dev.vars 0600 (no wrangler args) and removes it on cleanup", () => {
+  it("with no .dev.vars/.env of the user's: writes its own 0600 file under .wrangler/ (never .dev.vars), loaded with --env-file, removed on cleanup", () => {
     // Given an empty project
     // When
-    const file = writeDevVars(root, VARS);
+    const file = writeDevVars(root, VARS, "run-a");
     // Then
-    expect(file.path).toBe(path.join(root, ".dev.vars"));
-    expect(file.wranglerArgs).toEqual([]);
+    expect(file.path).toBe(path.join(root, ".wrangler", "start-run-a.env"));
+    expect(file.wranglerArgs).toEqual(["--env-file", file.path]);
+    expect(existsSync(path.join(root, ".dev.vars"))).toBe(false);
     expect(mode(file.path)).toBe(0o600);
     const text = readFileSync(file.path, "utf8");
     expect(text.startsWith(GENERATED_MARKER)).toBe(true);
-    expect(text).toContain(`UPSTREAM_RPC_URL='https://rpc.example.com/?api-key=s3cr3t$x'`); // wrangler reads .dev.vars without expansion
+    expect(text).toContain(`UPSTREAM_RPC_URL='https://rpc.example.com/?api-key=s3cr3t\\$x'`); // --env-file files are $-expanded
     file.cleanup();
     file.cleanup(); // idempotent
     expect(existsSync(file.path)).toBe(false);
+  });
+
+  it("two runs of one checkout never touch each other's file (wrangler dev reloads when its vars file changes)", () => {
+    // Given a first run
+    const first = writeDevVars(root, { ...VARS, INSTANCE_NONCE: "run-1" }, 101);
+    const firstText = readFileSync(first.path, "utf8");
+    // When a second starts and stops beside it
+    const second = writeDevVars(root, { ...VARS, INSTANCE_NONCE: "run-2" }, 102);
+    expect(second.path).not.toBe(first.path);
+    expect(second.wranglerArgs).not.toContain(first.path);
+    second.cleanup();
+    // Then the first run's file is as it wrote it
+    expect(readFileSync(first.path, "utf8")).toBe(firstText);
+    first.cleanup();
+    expect(existsSync(first.path)).toBe(false);
   });
 
   it("leaves a user's .dev.vars alone: writes its own file under .wrangler/ and lists both for --env-file, theirs first", () => {
@@ -57,26 +73,26 @@ describe("writeDevVars", () => {
     file.cleanup();
   });
 
-  it("replaces a generated .dev.vars left behind by a killed run", () => {
+  it("removes a generated .dev.vars left behind by an older version's killed run (it is not the user's)", () => {
     writeFileSync(path.join(root, ".dev.vars"), `${GENERATED_MARKER}\nUPSTREAM_RPC_URL='http://old'\n`);
     const file = writeDevVars(root, VARS);
-    expect(file.path).toBe(path.join(root, ".dev.vars"));
+    expect(existsSync(path.join(root, ".dev.vars"))).toBe(false);
+    expect(file.wranglerArgs).toEqual(["--env-file", file.path]);
     expect(readFileSync(file.path, "utf8")).toContain("127.0.0.1:8899");
     file.cleanup();
   });
 
-  it("cleanup does not delete a .dev.vars the user wrote meanwhile", () => {
+  it("cleanup does not delete a file someone rewrote meanwhile", () => {
     const file = writeDevVars(root, VARS);
     writeFileSync(file.path, "MINE=1\n");
     file.cleanup();
     expect(readFileSync(file.path, "utf8")).toBe("MINE=1\n");
   });
 
-  it("a run that stops late does not delete the next run's .dev.vars (wrangler dev would reload without its vars)", () => {
-    // Given a run whose file was replaced, as a leftover, by the next run's
-    const earlier = writeDevVars(root, { ...VARS, INSTANCE_NONCE: "run-1" });
-    rmSync(earlier.path);
-    const next = writeDevVars(root, { ...VARS, INSTANCE_NONCE: "run-2" });
+  it("a run that stops late does not delete the next run's file of the same pid (wrangler dev would reload without its vars)", () => {
+    // Given a run whose file was replaced by the next run's (a pid reused)
+    const earlier = writeDevVars(root, { ...VARS, INSTANCE_NONCE: "run-1" }, 7);
+    const next = writeDevVars(root, { ...VARS, INSTANCE_NONCE: "run-2" }, 7);
     // When the earlier run's exit handler runs
     earlier.cleanup();
     // Then the next run's file is still there, and goes with its own cleanup
@@ -85,11 +101,15 @@ describe("writeDevVars", () => {
     expect(existsSync(next.path)).toBe(false);
   });
 
-  it("never writes through a planted symlink (a dangling .dev.vars link → refused, its target not created)", () => {
+  it("never writes through a planted symlink (a link where its file goes is replaced, its target not created)", () => {
     const target = path.join(root, "elsewhere");
-    symlinkSync(target, path.join(root, ".dev.vars"));
-    expect(() => writeDevVars(root, VARS)).toThrow(/EEXIST/);
+    mkdirSync(path.join(root, ".wrangler"));
+    symlinkSync(target, path.join(root, ".wrangler", "start-9.env"));
+    const file = writeDevVars(root, VARS, 9);
     expect(existsSync(target)).toBe(false);
+    expect(lstatSync(file.path).isSymbolicLink()).toBe(false);
+    expect(mode(file.path)).toBe(0o600);
+    file.cleanup();
   });
 });
 

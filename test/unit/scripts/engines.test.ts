@@ -26,11 +26,12 @@ const parse = (v: string): Version => {
 };
 const cmp = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 
-/** The subset of semver ranges package.json files use for engines: `||`, `>=`, `>`, `<`, `^`, x-ranges, bare versions. */
+/** The subset of semver ranges package.json files use for engines: `||`, `>=`, `>`, `<`, `^`, `*`, x-ranges, bare versions. */
 function satisfies(version: string, range: string): boolean {
   const v = parse(version);
   return range.split("||").some((alt) =>
     alt.trim().replace(/([<>]=?)\s+/g, "$1").split(/\s+/).filter(Boolean).every((comp) => {
+      if (comp === "*" || comp === "x") return true; // any version
       const m = /^(>=|>|<=|<|\^|=)?(.*)$/.exec(comp)!;
       const want = parse(m[2]!);
       switch (m[1]) {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALONE_FILES, FILE_SECONDS, splitIntoLanes } from "../../lanes";
@@ -44,5 +44,17 @@ describe("test lanes (vitest --shard, test/lanes.ts)", () => {
     const script = readFileSync(path.join(root, "scripts/test.sh"), "utf8");
     expect(script).toContain("m.ALONE_FILES");
     expect(script).toContain("worker-alone.blob");
+  });
+
+  it("the REST fuzz files together cover every fuzzed route exactly once (test/helpers/rest-fuzz.ts)", () => {
+    const root = path.resolve(import.meta.dirname, "../../..");
+    const helper = readFileSync(path.join(root, "test/helpers/rest-fuzz.ts"), "utf8");
+    const listed = [.../REST_FUZZ_ROUTES = \[([^\]]+)\]/.exec(helper)![1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    const dir = path.join(root, "test/integration");
+    const fuzzed = readdirSync(dir)
+      .filter((f) => /^rest\.fuzz\..+\.test\.ts$/.test(f))
+      .flatMap((f) => [.../describeRestFuzz\(\[([^\]]+)\]\)/.exec(readFileSync(path.join(dir, f), "utf8"))![1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]));
+    expect(listed.length).toBeGreaterThanOrEqual(6);
+    expect([...fuzzed].sort()).toEqual([...listed].sort());
   });
 });

@@ -1,4 +1,4 @@
-import { getAddressDecoder } from "@solana/kit";
+import { getAddressDecoder, getBase58Decoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { base58Encode } from "../../../src/solana/base58";
 
@@ -15,6 +15,21 @@ describe("base58Encode", () => {
       if (i === 4999) bytes.fill(0);
       // Then our text is kit's text
       expect(base58Encode(bytes)).toBe(kit.decode(bytes));
+    }
+  });
+
+  it("equals kit's base58 text for other lengths (signatures, short and empty input)", () => {
+    // Given byte strings of 0 to 100 bytes (beyond the scratch arrays), some with leading zero bytes
+    const kit = getBase58Decoder();
+    let seed = 777;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) & 0xff;
+    for (let length = 0; length <= 100; length++) {
+      for (const leadingZeros of [0, 1, 3]) {
+        const bytes = Uint8Array.from({ length }, next);
+        bytes.fill(0, 0, Math.min(leadingZeros, length));
+        // Then our text is kit's text
+        expect(base58Encode(bytes)).toBe(kit.decode(bytes));
+      }
     }
   });
 });

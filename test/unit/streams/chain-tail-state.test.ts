@@ -1,13 +1,15 @@
 /**
  * The chain tail's decisions (src/streams/chain-tail-state.ts) without Durable Objects: rooms and their topics (limits
  * at N and N+1), idle and back, where a run starts, which blocks it reads, the loop's delays and backoff, wakes, the
- * slot socket's backoff, which rooms get which events, new prices only, and a room dropped after failed publishes.
+ * slot socket's backoff, which rooms get which events, new prices only, and a room dropped after failed publishes;
+ * processed prices: what goes out, the positions of that output, and the slots the confirmed chain settles or drops.
  */
 import { describe, expect, it } from "vitest";
 import { limits } from "../../../src/limits";
 import { base58Encode } from "../../../src/solana/base58";
 import { backoffMs, ChainTailState, isSlotNotification } from "../../../src/streams/chain-tail-state";
-import { gapEvent, priceTopic, tradeTopic } from "../../../src/streams/stream-event-builders";
+import type { PriceRecord } from "../../../src/pricing/price-record";
+import { gapEvent, marketOf, priceTopic, processedPriceTopic, tradeTopic } from "../../../src/streams/stream-event-builders";
 import type { StreamEvent } from "../../../src/streams/stream-events";
 
 const MINT_A = base58Encode(new Uint8Array(32).fill(7));
@@ -160,5 +162,67 @@ describe("publishing", () => {
     // MINT_A unwanted, then wanted again: its next record is new even at the same slot
     tail.newPrices([], new Set([priceTopic(MINT_B)]));
     expect(tail.newPrices([{ ca: MINT_A, slot: 10 }], wanted)).toEqual([{ ca: MINT_A, slot: 10 }]);
+  });
+});
+
+describe("processed prices", () => {
+  const WSOL = "So11111111111111111111111111111111111111112";
+  const record = (ca: string, slot: number, priceInSol: string, priceInUsd = "1"): PriceRecord =>
+    ({ ca, slot, priceInSol, priceInUsd, pool: `pool-${ca.slice(0, 4)}`, quoteMint: WSOL, quotePriceSource: "sol-usd:pyth" }) as unknown as PriceRecord;
+  const following = (...mints: string[]) => {
+    const tail = new ChainTailState();
+    tail.setTopics("shard-1", [...mints.map(processedPriceTopic), priceTopic(MINT_B)]);
+    return tail;
+  };
+
+  it("follows the mints of processed topics only; a mint's first record goes out, then only a move of its market, at a slot above the last", () => {
+    const tail = following(MINT_A);
+    expect(tail.processedMints()).toEqual([MINT_A]);
+    // the first record of a mint goes out; a record of a mint not followed at processed does not
+    expect(tail.newProcessedPrices([record(MINT_A, 10, "0.5"), record(MINT_B, 10, "0.7")])).toEqual({ slot: 10, records: [record(MINT_A, 10, "0.5")] });
+    // the same market one slot later: nothing; SOL/USD moved alone (USD price only) on a SOL-quoted pool: nothing
+    expect(tail.newProcessedPrices([record(MINT_A, 11, "0.5", "2")])).toBeNull();
+    // a move: out at its slot; a read at or below the last position's slot: not now (the next read sends it)
+    expect(tail.newProcessedPrices([record(MINT_A, 12, "0.6")])).toEqual({ slot: 12, records: [record(MINT_A, 12, "0.6")] });
+    expect(tail.newProcessedPrices([record(MINT_A, 12, "0.7")])).toBeNull();
+    expect(tail.newProcessedPrices([record(MINT_A, 13, "0.7")])?.slot).toBe(13);
+    // a USD-stable pool's market is its USD price
+    const usd = { ...record(MINT_A, 14, "0.7", "3"), quoteMint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", quotePriceSource: "fixed-usd" } as PriceRecord;
+    expect(marketOf(usd)).toBe(`${usd.pool}|3`);
+  });
+
+  it("the confirmed chain settles each slot published: one it passed without a block was dropped (its mints, once); corrections go after everything on the processed output", () => {
+    const tail = following(MINT_A, MINT_B);
+    tail.settleProcessed([98, 100], 95, 100);
+    expect(tail.newProcessedPrices([record(MINT_A, 102, "0.5"), record(MINT_B, 102, "0.8")])?.slot).toBe(102);
+    expect(tail.newProcessedPrices([record(MINT_A, 103, "0.6")])?.slot).toBe(103);
+    // confirmed up to 102 with a block at 102: slot 102 settled, nothing dropped; 103 not reached yet
+    expect(tail.settleProcessed([101, 102], 101, 102)).toEqual([]);
+    // confirmed up to 105 without 103: dropped, with the mint it priced
+    expect(tail.settleProcessed([104, 105], 103, 105)).toEqual([{ slot: 103, mints: [MINT_A] }]);
+    // and never again
+    expect(tail.settleProcessed([106], 106, 106)).toEqual([]);
+    // the corrections' position comes after the last processed publish (103, part 0); the next price needs a higher slot
+    expect(tail.correctionsPublished([record(MINT_A, 105, "0.5")])).toEqual({ slot: 103, part: 1 });
+    expect(tail.newProcessedPrices([record(MINT_A, 103, "0.9")])).toBeNull();
+    // the confirmed record sent after the correction is the market compared with next
+    expect(tail.newProcessedPrices([record(MINT_A, 107, "0.5")])).toBeNull();
+    expect(tail.newProcessedPrices([record(MINT_A, 107, "0.55")])?.slot).toBe(107);
+    // a second batch of corrections before any other publish: the next position
+    expect(tail.correctionsPublished([])).toEqual({ slot: 107, part: 1 });
+    expect(tail.correctionsPublished([])).toEqual({ slot: 108, part: 1 });
+  });
+
+  it("a read at a slot the confirmed chain already passed without a block is not sent; slots it cannot judge (a restart, unfollowed mints) give no correction", () => {
+    const tail = following(MINT_A);
+    tail.settleProcessed([200, 202], 195, 202);
+    expect(tail.newProcessedPrices([record(MINT_A, 201, "0.5")])).toBeNull();
+    expect(tail.newProcessedPrices([record(MINT_A, 202, "0.5")])).toEqual({ slot: 202, records: [record(MINT_A, 202, "0.5")] });
+    expect(tail.newProcessedPrices([record(MINT_A, 204, "0.6")])?.slot).toBe(204);
+    tail.confirmedRestarted();
+    expect(tail.settleProcessed([205], 205, 205)).toEqual([]);
+    expect(tail.newProcessedPrices([record(MINT_A, 206, "0.7")])?.slot).toBe(206);
+    tail.setTopics("shard-1", [priceTopic(MINT_B)]);
+    expect(tail.settleProcessed([207], 206, 207)).toEqual([]);
   });
 });

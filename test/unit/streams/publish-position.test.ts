@@ -22,6 +22,15 @@ describe("publish positions (a room takes each once)", () => {
     expect(isNewPosition(at(900, 1, "old"), at(3, 0, "new"))).toBe(true);
   });
 
+  it("the processed output is ordered on its own: its positions are compared with its own", () => {
+    const processed = (slot: number, part: number) => ({ ...at(slot, part), stream: "processed" as const });
+    expect(isNewPosition(processed(5, 0), processed(5, 1))).toBe(true);
+    expect(isNewPosition(processed(5, 1), processed(5, 1))).toBe(false);
+    expect(isNewPosition(processed(7, 0), processed(6, 1))).toBe(false);
+    expect(publishPositionSchema.safeParse(processed(1, 0)).success).toBe(true);
+    expect(publishPositionSchema.safeParse({ ...at(1, 0), stream: "finalized" }).success).toBe(false);
+  });
+
   it("validates positions and makes distinct epochs", () => {
     expect(publishPositionSchema.safeParse(at(1, 0)).success).toBe(true);
     expect(publishPositionSchema.safeParse(at(1, 2)).success).toBe(false);

@@ -125,7 +125,7 @@ describe("prices and rooms", () => {
   });
 
   it("priceEvents names each record's mint as its topic; eventsForRoom keeps a room's topics only, in order", () => {
-    const record = { ca: MINT, dex: "pumpfun", priceInSol: "0.1", priceInUsd: "15", marketCap: "1", pool: CURVE, poolType: "bonding-curve", liquidityUsd: "1", slot: SLOT, updatedAt: 1 } as const;
+    const record = { ca: MINT, dex: "pumpfun", priceInSol: "0.1", priceInUsd: "15", marketCap: "1", pool: CURVE, poolType: "bonding-curve", liquidityUsd: "1", quoteMint: WSOL, quotePriceSource: "sol-usd:pyth", slot: SLOT, updatedAt: 1 } as const;
     const prices = priceEvents(SLOT, [record]);
     expect(prices).toEqual([{ kind: "price", topic: `price:${MINT}`, slot: SLOT, data: record }]);
     const { raw, stored } = blockOf(other, create);

@@ -122,3 +122,25 @@ describe("server frames match their schemas", () => {
     expect(serverFrameSchema.safeParse({ type: "pong", extra: 1 }).success).toBe(false);
   });
 });
+
+describe("commitment", () => {
+  it("subscribePrice takes confirmed (the default, not kept) or processed (kept with the subscription, said in the ack); the rest confirmed only", () => {
+    expect(read({ method: "subscribePrice", tokens: [SOL], commitment: "processed" })).toEqual({ method: "subscribe", kind: "price", tokens: [SOL], options: { commitment: "processed" } });
+    expect(read({ method: "subscribePrice", tokens: [SOL], commitment: "confirmed" })).toEqual({ method: "subscribe", kind: "price", tokens: [SOL] });
+    expect(read({ method: "subscribeTrade", tokens: [SOL], commitment: "confirmed" })).toEqual({ method: "subscribe", kind: "trade", tokens: [SOL] });
+    expect(subscribeAckSchema.safeParse({ type: "subscribePrice", status: "success", tokens: [SOL], subscribeId: "0123456789ab", commitment: "processed" }).success).toBe(true);
+    expect(eventFrameSchema.safeParse({ type: "correction", subscribeId: "0123456789ab", seq: 3, data: { ca: SOL, slot: 9, reason: "dropped", message: "m" } }).success).toBe(true);
+  });
+
+  it("refuses any other value, and processed where a kind streams confirmed only", () => {
+    const refusal = (value: unknown) => (read(value) as { refused?: string }).refused;
+    expect(refusal({ method: "subscribePrice", tokens: [SOL], commitment: "finalized" })).toBe("Invalid commitment: must be one of confirmed, processed");
+    expect(refusal({ method: "subscribePrice", tokens: [SOL], commitment: "" })).toBe("Invalid commitment: must be one of confirmed, processed");
+    expect(refusal({ method: "subscribePrice", tokens: [SOL], commitment: null })).toBe("Invalid commitment: expected string");
+    expect(refusal({ method: "subscribePrice", tokens: [SOL], commitment: ["processed"] })).toBe("Invalid commitment: expected string");
+    expect(refusal({ method: "subscribeWallet", tokens: [SOL], commitment: "processed" })).toBe("Invalid commitment: subscribeWallet streams confirmed only");
+    expect(refusal({ method: "subscribeCandle", tokens: [SOL], interval: "1s", commitment: "processed" })).toBe("Invalid commitment: subscribeCandle streams confirmed only");
+    expect(refusal({ method: "subscribeNewpair", commitment: "processed" })).toBe("Invalid commitment: subscribeNewpair streams confirmed only");
+    expect(refusal({ method: "unsubscribePrice", unsubscribeId: "0123456789ab", commitment: "processed" })).toBe("Unknown field: commitment");
+  });
+});

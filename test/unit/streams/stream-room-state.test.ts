@@ -7,7 +7,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { limits } from "../../../src/limits";
 import { base58Encode } from "../../../src/solana/base58";
 import type { StreamEvent } from "../../../src/streams/stream-events";
-import { gapEvent } from "../../../src/streams/stream-event-builders";
+import { correctionEvent, gapEvent, processedPriceEvents } from "../../../src/streams/stream-event-builders";
+import type { PriceRecord } from "../../../src/pricing/price-record";
 import type { RingEntry } from "../../../src/streams/stream-resume-ring";
 import { StreamRoomState, type RoomDeps, type RoomSocket, type SubscriptionRow } from "../../../src/streams/stream-room-state";
 import { hashApiKey } from "../../../src/accounts/api-keys";
@@ -637,5 +638,91 @@ describe("hibernation: a woken room restores subscriptions from the sockets' att
     stranger.attachment = { hello: 1 };
     expect(room.restore([stranger])).toEqual({ sockets: 0, subscriptions: 0, detached: 0 });
     expect(stranger.closedWith?.code).toBe(1008);
+  });
+});
+
+describe("candle subscriptions", () => {
+  const candle = (interval: string, slot: number): StreamEvent =>
+    ({
+      kind: "candle",
+      topic: `candle:${MINT_A}`,
+      slot,
+      data: { ca: MINT_A, interval, time: 60, open: 1, high: 1, low: 1, close: 1, volume: 1, volumeBase: 1, buys: 1, sells: 0, sol: { open: 1, high: 1, low: 1, close: 1, volume: 1 }, closed: false, partial: false, slot },
+    }) as StreamEvent;
+
+  it("share the mint's topic but each gets its own interval's candles, numbered; the interval survives a restart (the store keeps it)", async () => {
+    // Given one socket with 1s and 1m candle subscriptions of the same mint
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    await room.message(ws, JSON.stringify({ method: "subscribeCandle", tokens: [MINT_A], interval: "1s" }));
+    const [ackS] = ws.take();
+    expect(ackS).toEqual({ type: "subscribeCandle", status: "success", tokens: [MINT_A], subscribeId: ackS.subscribeId, interval: "1s" });
+    await room.message(ws, JSON.stringify({ method: "subscribeCandle", tokens: [MINT_A], interval: "1m" }));
+    const [ackM] = ws.take();
+    expect(room.currentTopics()).toEqual([`candle:${MINT_A}`]);
+    // When candles of every interval are published
+    room.publish([candle("1s", 1), candle("1m", 1), candle("5m", 1), candle("1h", 1), candle("1s", 2)]);
+    // Then each subscription gets its own interval's, numbered on its own
+    expect(ws.take().map((f) => [f.subscribeId, f.seq, f.data.interval, f.data.slot])).toEqual([
+      [ackS.subscribeId, 1, "1s", 1],
+      [ackM.subscribeId, 1, "1m", 1],
+      [ackS.subscribeId, 2, "1s", 2],
+    ]);
+    // and a room woken from the store serves the same intervals
+    const after = new StreamRoomState(deps());
+    after.restore([ws]);
+    after.publish([candle("1m", 3), candle("1s", 3)]);
+    expect(ws.take().map((f) => [f.subscribeId, f.seq, f.data.interval])).toEqual([
+      [ackM.subscribeId, 2, "1m"],
+      [ackS.subscribeId, 3, "1s"],
+    ]);
+  });
+});
+
+describe("processed price subscriptions", () => {
+  const record = (ca: string, slot: number) => ({ ca, slot, priceInSol: "0.5", priceInUsd: "1", pool: SOL }) as unknown as PriceRecord;
+  const confirmedPrice = (ca: string, slot: number): StreamEvent => ({ kind: "price", topic: `price:${ca}`, slot, data: record(ca, slot) }) as StreamEvent;
+
+  it("have their own topics: processed price events and corrections go to them only, numbered in one stream; a restart keeps the commitment", async () => {
+    // Given a processed and a confirmed price subscription of the same mint on one socket
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    await room.message(ws, JSON.stringify({ method: "subscribePrice", tokens: [MINT_A], commitment: "processed" }));
+    const [ackP] = ws.take();
+    expect(ackP).toEqual({ type: "subscribePrice", status: "success", tokens: [MINT_A], subscribeId: ackP.subscribeId, commitment: "processed" });
+    const idC = await subscribe(room, ws, "subscribePrice", [MINT_A]);
+    expect(room.currentTopics()).toEqual([`price:${MINT_A}`, `price@processed:${MINT_A}`]);
+    expect(topics.at(-1)).toEqual([`price:${MINT_A}`, `price@processed:${MINT_A}`]);
+    // When the tail publishes a processed record, a confirmed one, then a correction of the processed slot and the confirmed record
+    room.publish(processedPriceEvents([record(MINT_A, 11)], "processed"));
+    room.publish([confirmedPrice(MINT_A, 10)]);
+    room.publish([correctionEvent(MINT_A, 11), ...processedPriceEvents([record(MINT_A, 12)], "confirmed")]);
+    // Then each goes to its own subscription: the processed one gets the record, the correction and the record after it
+    expect(ws.take().map((f) => [f.type, f.subscribeId, f.seq, f.data.slot, f.data.commitment ?? null])).toEqual([
+      ["price", ackP.subscribeId, 1, 11, "processed"],
+      ["price", idC, 1, 10, null],
+      ["correction", ackP.subscribeId, 2, 11, null],
+      ["price", ackP.subscribeId, 3, 12, "confirmed"],
+    ]);
+    // and a room woken from the store serves the processed topic still
+    const after = new StreamRoomState(deps());
+    after.restore([ws]);
+    expect(after.currentTopics()).toEqual([`price:${MINT_A}`, `price@processed:${MINT_A}`]);
+    after.publish(processedPriceEvents([record(MINT_A, 13)], "processed"));
+    expect(ws.take().map((f) => [f.subscribeId, f.seq])).toEqual([[ackP.subscribeId, 4]]);
+  });
+
+  it("a processed subscription counts against the same limits, and a bad commitment is a bad frame", async () => {
+    const room = new StreamRoomState(deps());
+    const ws = connected(room);
+    for (let i = 0; i < limits.streams.subscriptionsPerSocket; i++) {
+      clock += 1000; // within the socket's message rate
+      await subscribe(room, ws, "subscribePrice", [MINT_B]);
+    }
+    clock += 1000;
+    await room.message(ws, JSON.stringify({ method: "subscribePrice", tokens: [MINT_A], commitment: "processed" }));
+    expect(ws.take()).toEqual([{ type: "error", message: `Too many subscriptions on this connection; max ${limits.streams.subscriptionsPerSocket}` }]);
+    await room.message(ws, JSON.stringify({ method: "subscribePrice", tokens: [MINT_A], commitment: "finalized" }));
+    expect(ws.take()).toEqual([{ type: "error", message: "Invalid commitment: must be one of confirmed, processed" }]);
   });
 });

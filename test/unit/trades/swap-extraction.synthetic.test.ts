@@ -56,6 +56,25 @@ function concatenated(a: JsonTransaction, b: JsonTransaction): JsonTransaction {
   return tx;
 }
 
+/**
+ * Makes `key` the transaction's second signer: inserted at index 1 of the account keys (signers come first), every
+ * account index at or after it shifted by one, its lamport balances 0 → 0. Returns its index (1).
+ */
+function addSecondSigner(tx: JsonTransaction, key: string): number {
+  const message = tx.transaction.message;
+  const shift = (i: number) => (i >= 1 ? i + 1 : i);
+  const reindex = (ix: JsonInstruction): JsonInstruction => ({ ...ix, programIdIndex: shift(ix.programIdIndex), accounts: ix.accounts.map(shift) });
+  message.accountKeys.splice(1, 0, key);
+  message.header!.numRequiredSignatures += 1;
+  message.instructions = message.instructions.map(reindex);
+  const meta = tx.meta!;
+  meta.innerInstructions = meta.innerInstructions!.map((g) => ({ ...g, instructions: g.instructions.map(reindex) }));
+  meta.preBalances!.splice(1, 0, 0);
+  meta.postBalances!.splice(1, 0, 0);
+  for (const b of [...meta.preTokenBalances!, ...meta.postTokenBalances!]) b.accountIndex = shift(b.accountIndex);
+  return 1;
+}
+
 describe("extractTrades on edited real transactions", () => {
   it("a transaction through two pools gives one swap per pool, in execution order, each as its own transaction gave it", () => {
     // Given the AMM v4 buy 54MFrVcf and the DLMM swap 2DfsmTYv joined into one transaction (AMM v4 first)
@@ -97,6 +116,46 @@ describe("extractTrades on edited real transactions", () => {
       ["E2LhpiJdbHx6Fbz2zGAcbbrbMPkn88TpMHP4g236oBZi", 0, "buy", 12795559n, 32508133n],
       ["E2LhpiJdbHx6Fbz2zGAcbbrbMPkn88TpMHP4g236oBZi", 1, "buy", 400n, 1000n],
     ]);
+  });
+
+  it("two signers swapping on one pool in one transaction: each swap's wallet is the user its instruction names, not the fee payer", () => {
+    // Given the AMM v4 buy 54MFrVcf (its swap_base_in names the fee payer as user_owner, its last account),
+    // edited: a second signer added, and the swap repeated as a last instruction whose user_owner is that signer,
+    // its CPI transfers moving 1000 lamports of wSOL in and 400 tokens out (post balances moved accordingly). No mainnet
+    // capture of two signers swapping one pool is in test/fixtures: this one is built from the real instruction shape.
+    const tx = copyOf(loadTransaction("raydium-amm-v4/vixen_54MFrVcf_rpcjson.json"));
+    const payer = tx.transaction.message.accountKeys[0]!;
+    const second = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
+    const secondIndex = addSecondSigner(tx, second);
+    appendCopyOfInstruction(tx, 2, (inner) => {
+      inner[0]!.data = tokenTransferData(1000n);
+      inner[1]!.data = tokenTransferData(400n);
+    });
+    const copy = tx.transaction.message.instructions.at(-1)!;
+    copy.accounts[copy.accounts.length - 1] = secondIndex;
+    addToPostTokenBalance(tx, "3dFDpJ6hih3KP8hbADKdGG8H1mb4QySmVKypruvdv6To", 1000n);
+    addToPostTokenBalance(tx, "52wPGMAnLNQnrbvWVTd81TVdFYG9YzgUbPNSPcsBGWDV", -400n);
+    // When extracted
+    const { swaps } = extractTrades(tx, at);
+    // Then two buys with their own amounts, the first the fee payer's, the second the second signer's
+    expect(swaps.map((s) => [s.ordinal, s.side, s.baseAmount, s.quoteAmount, s.wallet])).toEqual([
+      [0, "buy", 12795559n, 32508133n, payer],
+      [1, "buy", 400n, 1000n, second],
+    ]);
+  });
+
+  it("a swap whose user is no signer of the transaction (a router's account, signed by CPI) is the fee payer's", () => {
+    // Given the DLMM swap 2DfsmTYv, edited: its user (position 10) replaced by an account nobody signed for
+    const tx = copyOf(loadTransaction("meteora-dlmm/vixen_2DfsmTYv_rpcjson.json"));
+    const keys = resolvedKeys(tx);
+    const swap = [...tx.transaction.message.instructions, ...tx.meta!.innerInstructions!.flatMap((g) => g.instructions)].find(
+      (ix) => keys[ix.programIdIndex] === "LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo" && ix.accounts.length >= 15,
+    )!;
+    const signers = tx.transaction.message.header!.numRequiredSignatures;
+    const unsigned = keys.findIndex((k, i) => i >= signers && k !== keys[swap.accounts[10]!]);
+    swap.accounts[10] = unsigned;
+    // When extracted / Then its wallet is the fee payer
+    expect(extractTrades(tx, at).swaps.map((s) => s.wallet)).toEqual([keys[0]]);
   });
 
   it("one pump.fun curve sold into twice: each sell's SOL is its own TradeEvent's (the curve pays out without a CPI)", () => {

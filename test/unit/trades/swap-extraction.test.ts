@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractTrades } from "../../../src/trades/swap-extraction";
+import { Buffer } from "node:buffer";
+import { base58Bytes } from "../../../src/solana/base58";
 import { at, balanceChange, loadTransaction, USDC, WSOL } from "./transaction-fixtures";
 
 /**
@@ -304,9 +306,73 @@ describe("extractTrades on real swap transactions of the nine pool kinds", () =>
     "generic/carbon_core_simple_tx.json",
     "generic/carbon_core_cpi_tx.json",
     "generic/carbon_core_nested_cpi_tx.json",
-    "orca-whirlpool/vixen_N5qR3Dcv_rpcjson.json",
-    "raydium-launchlab/vixen_5LzhiGZB_rpcjson.json",
   ];
+  /** The token accounts `owner` holds in the transaction (its meta's token balances name their owners), by mint. */
+  const accountsOwnedBy = (tx: ReturnType<typeof loadTransaction>, owner: string): Map<string, string> => {
+    const keys = [...tx.transaction.message.accountKeys, ...(tx.meta!.loadedAddresses?.writable ?? []), ...(tx.meta!.loadedAddresses?.readonly ?? [])];
+    const out = new Map<string, string>();
+    for (const b of [...(tx.meta!.preTokenBalances ?? []), ...(tx.meta!.postTokenBalances ?? [])]) if (b.owner === owner) out.set(b.mint, keys[b.accountIndex]!);
+    return out;
+  };
+
+  it("orca-whirlpool/vixen_N5qR3Dcv: a Whirlpool swap — the pool's vaults' changes, the signer's wallet, the pool registered with its vaults", () => {
+    const tx = loadTransaction("orca-whirlpool/vixen_N5qR3Dcv_rpcjson.json");
+    const POOL = "4NRNNzycXvMUaZ9GibE7jzZC18hL2QEfQQSA81m3bfvr";
+    const TOKEN = "AgMqsVtcjZ2sYuDvoaijyzENN3NMqGYnhqhb224pCCNu";
+    // a Whirlpool's vaults are token accounts the pool itself owns
+    const vaults = accountsOwnedBy(tx, POOL);
+    const tokenVault = vaults.get(TOKEN)!;
+    const usdcVault = vaults.get(USDC)!;
+    expect(balanceChange(tx, tokenVault)).toBeLessThan(0n); // the token left the pool: a buy paid in USDC
+    const { swaps, events, pools } = extractTrades(tx, at);
+    expect(swaps).toEqual([
+      expect.objectContaining({
+        kind: "orca-whirlpool",
+        pool: POOL,
+        baseMint: TOKEN,
+        quoteMint: USDC,
+        side: "buy",
+        baseAmount: -balanceChange(tx, tokenVault),
+        quoteAmount: balanceChange(tx, usdcVault),
+        wallet: tx.transaction.message.accountKeys[0],
+      }),
+    ]);
+    expect(events).toEqual([]);
+    // mint A sorts first by bytes: its vault is vaultA
+    const [vaultA, vaultB] = Buffer.compare(Buffer.from(base58Bytes(TOKEN)!), Buffer.from(base58Bytes(USDC)!)) < 0 ? [tokenVault, usdcVault] : [usdcVault, tokenVault];
+    expect(pools).toEqual([{ address: POOL, kind: "orca-whirlpool", baseMint: TOKEN, quoteMint: USDC, related: { vaultA, vaultB } }]);
+  });
+
+  it("raydium-launchlab/vixen_5LzhiGZB: a LaunchLab pool created and bought in one transaction — the buy's vault changes, the creator's wallet, the new pair", () => {
+    const tx = loadTransaction("raydium-launchlab/vixen_5LzhiGZB_rpcjson.json");
+    const POOL = "C9HhQft4MTfnboDfpqS5Vy1zdkxPzL9qscWarUMtA999";
+    const TOKEN = "54y4DV6shhwvojpRCCqwvgRTPd45UGrCEghpsa9pBj7F";
+    const GLOBAL_CONFIG = "6s1xP3hpbAfFoNtUNF8mfHsjr2Bd97JxFJRWLbL6aHuX";
+    // LaunchLab's vaults are owned by the program's vault authority (WLHv2…)
+    const vaults = accountsOwnedBy(tx, "WLHv2UAZm6z4KyaaELi5pjdbJh6RESMva1Rnn8pJVVh");
+    const { swaps, events, pools } = extractTrades(tx, at);
+    // the create minted the sale supply into the base vault: the buy is what left it after, which the buyer's
+    // token account received (it did not exist before the transaction)
+    const buyer = [...tx.meta!.postTokenBalances!].find((b) => b.mint === TOKEN && b.owner === tx.transaction.message.accountKeys[0])!;
+    expect(swaps).toEqual([
+      expect.objectContaining({
+        kind: "raydium-launchlab",
+        pool: POOL,
+        baseMint: TOKEN,
+        quoteMint: WSOL,
+        side: "buy",
+        baseAmount: BigInt(buyer.uiTokenAmount.amount),
+        quoteAmount: balanceChange(tx, vaults.get(WSOL)!),
+        baseDecimals: 6,
+        quoteDecimals: 9,
+        // two signers (the creator and the mint keypair): the swap names the creator as its payer
+        wallet: "7hnTzCVKCa3ToiKC8wgFHzc2s5jRBVDwwg5DpffUKjUu",
+      }),
+    ]);
+    expect(events).toEqual([expect.objectContaining({ type: "create", kind: "raydium-launchlab", pool: POOL, baseMint: TOKEN, quoteMint: WSOL, related: { globalConfig: GLOBAL_CONFIG } })]);
+    expect(pools).toEqual([{ address: POOL, kind: "raydium-launchlab", baseMint: TOKEN, quoteMint: WSOL, related: { globalConfig: GLOBAL_CONFIG } }]);
+  });
+
   for (const file of notOurs) {
     it(`${file} (not one of the nine kinds): no swap, no event`, () => {
       expect(extractTrades(loadTransaction(file), at)).toEqual({ swaps: [], events: [], pools: [] });

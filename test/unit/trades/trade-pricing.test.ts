@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockSolUsd, priceSwap } from "../../../src/trades/trade-pricing";
+import { blockSolUsd, priceSwap, unpricedQuotes, valueThroughQuotes } from "../../../src/trades/trade-pricing";
 import type { PoolSwap } from "../../../src/trades/trade";
 import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../../../src/solana/well-known";
 
@@ -56,5 +56,38 @@ describe("pricing a swap", () => {
     expect(t.priceUsd).toBeNull();
     expect(t.priceSol).toBeNull();
     expect(t.valueUsd).toBeNull();
+  });
+});
+
+describe("pricing a swap quoted in another token (an LST, USD1, a memecoin)", () => {
+  const JITOSOL = "J1toso1uCk3RLmjorhTtrVwY9HJ7X8V9yYac6Y7kGCPn";
+  const USD1 = "USD1ttGY1N17NEEHLmELoaybftRBUSErhqYiQzvEmuB";
+
+  it("values it through the quote token's own USD price: USD, SOL and the trade's USD value", () => {
+    // Given 1 token bought for 4 JitoSOL (9 dp), JitoSOL worth $160.5 and SOL $150
+    const t = priceSwap(swap({ quoteMint: JITOSOL, quoteAmount: 4_000_000_000n }), 150, (m) => (m === JITOSOL ? 160.5 : null));
+    expect(t.priceQuote).toBe(4);
+    expect(t.priceUsd).toBe(642);
+    expect(t.priceSol).toBeCloseTo(642 / 150, 12);
+    expect(t.valueUsd).toBe(642);
+  });
+
+  it("finds the unvalued quote tokens of a page once each, and values only those trades", () => {
+    const trades = [
+      priceSwap(swap({ quoteMint: USD1, quoteAmount: 2_000_000n, quoteDecimals: 6 }), 150),
+      priceSwap(swap({ quoteMint: USD1, quoteAmount: 3_000_000n, quoteDecimals: 6 }), 150),
+      priceSwap(swap({ quoteMint: OTHER, quoteAmount: 1_000_000n, quoteDecimals: 6 }), 150),
+      priceSwap(swap({}), 150),
+      priceSwap(swap({ quoteMint: USDC_MINT, quoteAmount: 3_000_000n, quoteDecimals: 6 }), 150),
+    ];
+    expect(unpricedQuotes(trades)).toEqual([USD1, OTHER]);
+    // When USD1 has a price ($0.9995) and OTHER none
+    const valued = valueThroughQuotes(trades, 150, new Map([[USD1, 0.9995]]));
+    // Then the USD1 trades are valued through it, the others are unchanged
+    expect(valued[0]!.priceUsd).toBeCloseTo(2 * 0.9995, 12);
+    expect(valued[1]!.valueUsd).toBeCloseTo(3 * 0.9995, 12);
+    expect(valued[2]).toEqual(trades[2]);
+    expect(valued[3]).toEqual(trades[3]);
+    expect(valued[4]).toEqual(trades[4]);
   });
 });

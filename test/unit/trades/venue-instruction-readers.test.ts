@@ -76,41 +76,41 @@ function read(file: string, name: string, rename: Record<string, string> = {}, d
 
 const token = (account: string, mint?: string) => ({ account, mint });
 
-describe("swap readers name the pool and reserves the IDL names", () => {
-  const swaps: (readonly [file: string, ix: string, pool: string, reserves: readonly unknown[], order: string])[] = [
+describe("swap readers name the pool, reserves and user the IDL names", () => {
+  const swaps: (readonly [file: string, ix: string, pool: string, reserves: readonly unknown[], order: string, user: string])[] = [
     ...["buy", "sell", "buy_exact_sol_in"].map(
-      (ix) => ["pump.json", ix, "bonding_curve", [token("associated_bonding_curve", "mint"), { account: "bonding_curve", mint: WSOL, lamports: true }], "given"] as const,
+      (ix) => ["pump.json", ix, "bonding_curve", [token("associated_bonding_curve", "mint"), { account: "bonding_curve", mint: WSOL, lamports: true }], "given", "user"] as const,
     ),
     ...["buy_v2", "sell_v2", "buy_exact_quote_in_v2"].map(
       (ix) =>
-        ["pump.json", ix, "bonding_curve", [token("associated_base_bonding_curve", "base_mint"), token("associated_quote_bonding_curve", "quote_mint")], "given"] as const,
+        ["pump.json", ix, "bonding_curve", [token("associated_base_bonding_curve", "base_mint"), token("associated_quote_bonding_curve", "quote_mint")], "given", "user"] as const,
     ),
     ...["buy", "sell", "buy_exact_quote_in"].map(
-      (ix) => ["pump_amm.json", ix, "pool", [token("pool_base_token_account", "base_mint"), token("pool_quote_token_account", "quote_mint")], "given"] as const,
+      (ix) => ["pump_amm.json", ix, "pool", [token("pool_base_token_account", "base_mint"), token("pool_quote_token_account", "quote_mint")], "given", "user"] as const,
     ),
     ...["swapBaseIn", "swapBaseOut"].map(
-      (ix) => ["raydium_amm_v4.json", ix, "amm", [token("poolCoinTokenAccount"), token("poolPcTokenAccount")], "given"] as const,
+      (ix) => ["raydium_amm_v4.json", ix, "amm", [token("poolCoinTokenAccount"), token("poolPcTokenAccount")], "given", "userSourceOwner"] as const,
     ),
     ...["swap_base_input", "swap_base_output"].map(
-      (ix) => ["raydium_cpmm.json", ix, "pool_state", [token("input_vault", "input_token_mint"), token("output_vault", "output_token_mint")], "mint-bytes"] as const,
+      (ix) => ["raydium_cpmm.json", ix, "pool_state", [token("input_vault", "input_token_mint"), token("output_vault", "output_token_mint")], "mint-bytes", "payer"] as const,
     ),
-    ["raydium_clmm.json", "swap", "pool_state", [token("input_vault"), token("output_vault")], "mint-bytes"],
-    ["raydium_clmm.json", "swap_v2", "pool_state", [token("input_vault", "input_vault_mint"), token("output_vault", "output_vault_mint")], "mint-bytes"],
+    ["raydium_clmm.json", "swap", "pool_state", [token("input_vault"), token("output_vault")], "mint-bytes", "payer"],
+    ["raydium_clmm.json", "swap_v2", "pool_state", [token("input_vault", "input_vault_mint"), token("output_vault", "output_vault_mint")], "mint-bytes", "payer"],
     ...["swap", "swap2", "swap_exact_out", "swap_exact_out2", "swap_with_price_impact", "swap_with_price_impact2"].map(
-      (ix) => ["meteora_dlmm.json", ix, "lb_pair", [token("reserve_x", "token_x_mint"), token("reserve_y", "token_y_mint")], "given"] as const,
+      (ix) => ["meteora_dlmm.json", ix, "lb_pair", [token("reserve_x", "token_x_mint"), token("reserve_y", "token_y_mint")], "given", "user"] as const,
     ),
-    ["meteora_damm_v1_dynamic_amm.json", "swap", "pool", [token("a_token_vault"), token("b_token_vault")], "given"],
+    ["meteora_damm_v1_dynamic_amm.json", "swap", "pool", [token("a_token_vault"), token("b_token_vault")], "given", "user"],
     ...["swap", "swap2"].map(
-      (ix) => ["meteora_damm_v2_cp_amm.json", ix, "pool", [token("token_a_vault", "token_a_mint"), token("token_b_vault", "token_b_mint")], "given"] as const,
+      (ix) => ["meteora_damm_v2_cp_amm.json", ix, "pool", [token("token_a_vault", "token_a_mint"), token("token_b_vault", "token_b_mint")], "given", "payer"] as const,
     ),
     ...["swap", "swap2"].map(
-      (ix) => ["meteora_dbc_dynamic_bonding_curve_0.1.6.json", ix, "pool", [token("base_vault", "base_mint"), token("quote_vault", "quote_mint")], "given"] as const,
+      (ix) => ["meteora_dbc_dynamic_bonding_curve_0.1.6.json", ix, "pool", [token("base_vault", "base_mint"), token("quote_vault", "quote_mint")], "given", "payer"] as const,
     ),
   ];
-  for (const [file, ix, pool, reserves, order] of swaps) {
-    it(`${file} ${ix}: pool ${pool}, reserves by the IDL's names`, () => {
+  for (const [file, ix, pool, reserves, order, user] of swaps) {
+    it(`${file} ${ix}: pool ${pool}, reserves and user ${user} by the IDL's names`, () => {
       const { swap, events } = read(file, ix);
-      expect(swap).toEqual({ kind: KINDS[file], pool, reserves, order });
+      expect(swap).toEqual({ kind: KINDS[file], pool, reserves, order, user });
       expect(events).toEqual([]);
     });
   }
@@ -118,6 +118,7 @@ describe("swap readers name the pool and reserves the IDL names", () => {
   it("raydium AMM v4 swap with 17 accounts (no target_orders): the vaults one position earlier", () => {
     const { swap } = read("raydium_amm_v4.json", "swapBaseIn", {}, ["ammTargetOrders"]);
     expect(swap?.reserves).toEqual([token("poolCoinTokenAccount"), token("poolPcTokenAccount")]);
+    expect(swap?.user).toBe("userSourceOwner");
   });
 
   it("pump buy_v2 on a SOL-paired curve: the quote reserve is the curve's lamports (native SOL moves, BUY.md)", () => {

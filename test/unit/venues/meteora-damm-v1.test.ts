@@ -67,6 +67,9 @@ describe("Meteora DAMM v1 decoding", () => {
       depegType: 1,
       // a Marinade pool names no SPL stake pool
       stake: "11111111111111111111111111111111",
+      // bootstrapping unset (a pool older than activation points): open from the start
+      activationPoint: 0n,
+      activationType: 0,
     });
   });
 

@@ -29,6 +29,8 @@ describe("Meteora DAMM v2 decoding", () => {
       expect(pool).toEqual({
         tokenAMint: field("token_a_mint"),
         tokenBMint: field("token_b_mint"),
+        activationPoint: BigInt(field("activation_point") as string),
+        activationType: field("activation_type"),
         liquidity: BigInt(field("liquidity") as string),
         sqrtMinPrice: BigInt(field("sqrt_min_price") as string),
         sqrtMaxPrice: BigInt(field("sqrt_max_price") as string),

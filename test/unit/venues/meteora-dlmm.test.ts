@@ -41,6 +41,9 @@ describe("Meteora DLMM decoding", () => {
       reserveY: "iiWfKZygJii3g8RrKyWVQJdc6CciK2xGpuD8aCbgqbS",
       protocolFeeX: 317260998460n,
       protocolFeeY: 240423958n,
+      // a PermissionlessV2 pair: no activation point set
+      activationType: 0,
+      activationPoint: 0n,
     });
   });
 
@@ -51,6 +54,8 @@ describe("Meteora DLMM decoding", () => {
     expect(pair.binStep).toBe(Number(sourceField(eight, "bin_step")));
     expect(pair.pairType).toBe(sourceField(eight, "pair_type"));
     expect(pair.status).toBe(sourceField(eight, "status"));
+    expect(pair.activationType).toBe(sourceField(eight, "activation_type"));
+    expect(pair.activationPoint).toBe(BigInt(sourceField(eight, "activation_point") as number));
     expect(pair).toMatchObject({ baseFactor: 10000, pairType: 3, activeId: 200, binStep: 20, status: 0 });
   });
 

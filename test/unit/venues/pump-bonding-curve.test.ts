@@ -159,3 +159,44 @@ describe("pump bonding curve flags and quote mints (newest IDL)", () => {
     expect(decodePumpBondingCurve(topped)).toEqual(decodePumpBondingCurve(curve150));
   });
 });
+
+describe("pump bonding curve: every account size on mainnet, and quotes in other tokens (quote_mint)", () => {
+  /** Real mainnet curves of 125 and 151 bytes (test/fixtures/SOURCES.md): both SOL-paired (default quote_mint). */
+  const curve125 = loadAccountFixture("pumpfun/bonding_curve_4f7K69yW_125b.json");
+  const curve151 = loadAccountFixture("pumpfun/bonding_curve_95haiQj2_151b.json");
+  const u64At = (d: Uint8Array, o: number) => new DataView(d.buffer, d.byteOffset).getBigUint64(o, true);
+  const MEMECOIN = address("Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump");
+
+  it("decodes the real 125- and 151-byte curves as SOL-paired, reserves at the layout's offsets", async () => {
+    // The 151-byte curve is the PDA of its mint, as its source says
+    expect(await findPumpBondingCurveAddress(address("AAS4ggQ6KjqjNf8LkB27S2DZDQrGo126KfT4cesQpump"))).toBe(curve151.address);
+    for (const account of [curve125, curve151]) {
+      const curve = decodePumpBondingCurve(account);
+      expect(curve.quoteMint).toBe(WSOL_MINT);
+      expect(curve.virtualTokenReserves).toBe(u64At(account.data, 8));
+      expect(curve.virtualQuoteReserves).toBe(u64At(account.data, 16));
+      expect(curve.tokenTotalSupply).toBe(1_000_000_000_000_000n);
+      expect(curve.complete).toBe(false);
+    }
+  });
+
+  it("reads quote_mint @83 on curves of 125, 151 and 256 bytes: a coin quoted in another pump coin uses that coin's decimals", () => {
+    for (const size of [125, 151, 256]) {
+      // Given the real 151-byte curve resized to `size` with quote_mint = a memecoin (bytes past 115 are not read)
+      const memeQuoted = withData(curve151, (d) => {
+        const out = new Uint8Array(size).fill(0xab);
+        out.set(d.subarray(0, Math.min(size, d.length)));
+        out.set(getAddressEncoder().encode(MEMECOIN) as Uint8Array, 83);
+        return out;
+      });
+      // When decoded and priced
+      const curve = decodePumpBondingCurve(memeQuoted);
+      expect(curve.quoteMint).toBe(MEMECOIN);
+      const price = priceFromPumpBondingCurve(curve, mint, { global }, () => 6);
+      // Then the price is virtual quote / virtual token reserves in the memecoin's units, liquidity its real reserve
+      expect(price.quoteMint).toBe(MEMECOIN);
+      expect(relErr(ratioToNumber(price.priceQuotePerBase), Number(u64At(curve151.data, 16)) / Number(u64At(curve151.data, 8)))).toBeLessThanOrEqual(1e-12);
+      expect(price.quoteLiquidity).toBe(u64At(curve151.data, 32));
+    }
+  });
+});

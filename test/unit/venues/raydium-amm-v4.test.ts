@@ -42,6 +42,7 @@ describe("Raydium AMM v4 decoding", () => {
       pcVault: "4pJFH98gmpF9JH2PiwF1dWRw9V9nAsrZHT2h72DDemvK",
       coinMint: "ADSXPGwP3riuvqYtwqogCD4Rfn1a6NASqaSpThpsmoon",
       pcMint: WSOL_MINT,
+      poolOpenTime: 1753232465n,
     });
     expect(decodeRaydiumAmmV4Pool(fora)).toMatchObject({
       status: 1,

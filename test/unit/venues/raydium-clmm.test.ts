@@ -38,6 +38,8 @@ describe("Raydium CLMM decoding", () => {
       status: 0,
       fundFees0: 2474997n,
       fundFees1: 2469272531n,
+      // Carbon's fixture states no open_time; the word at 1080 is zero (swaps open from the start)
+      openTime: 0n,
     });
   });
 
@@ -58,6 +60,7 @@ describe("Raydium CLMM decoding", () => {
       status: 0,
       fundFees0: 16530299n,
       fundFees1: 4757642n,
+      openTime: 1723037622n,
     });
   });
 

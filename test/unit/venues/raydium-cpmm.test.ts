@@ -33,6 +33,7 @@ describe("Raydium CPMM decoding", () => {
       fundFees1: 78871511n,
       creatorFees0: 0n,
       creatorFees1: 0n,
+      openTime: 1746886997n,
     });
   });
 

@@ -4,7 +4,9 @@ import {
   DEPEG_TYPE,
   depegStakeAccountAddress,
   lidoVirtualPrice,
+  lstSolRate,
   marinadeVirtualPrice,
+  STAKE_POOL_LSTS,
   splStakePoolVirtualPrice,
   stakePoolVirtualPrice,
 } from "../../../src/venues/stake-pool-price";
@@ -135,5 +137,42 @@ describe("which stake-pool account a depeg type reads", () => {
     expect(depegStakeAccountAddress(DEPEG_TYPE.splStake, stake)).toBe(stake);
     expect(depegStakeAccountAddress(DEPEG_TYPE.none, stake)).toBeUndefined();
     expect(() => stakePoolVirtualPrice(DEPEG_TYPE.none, marinadeState)).toThrow(/no stake pool for depeg type 0/);
+  });
+});
+
+describe("stake-pool LSTs as quote assets: SOL per LST from the stake pool's own account", () => {
+  /** Jito's StakePool Jito4APy… (the JitoSOL pool), a mainnet capture from igneous-labs/S test fixtures. */
+  const jitoPool = loadAccountFixture("spl-stake-pool/stake_pool_Jito4APy_jitosol.json");
+  const JITOSOL = address("J1toso1uCk3RLmjorhTtrVwY9HJ7X8V9yYac6Y7kGCPn");
+  const MSOL = address("mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So");
+  const u64At = (d: Uint8Array, o: number) => new DataView(d.buffer, d.byteOffset).getBigUint64(o, true);
+
+  it("JitoSOL is total_lamports / pool_token_supply of the real Jito stake pool, exactly", () => {
+    // Given the real Jito stake pool account, which the table names for JitoSOL
+    expect(STAKE_POOL_LSTS.get(JITOSOL)?.account).toBe(jitoPool.address);
+    // When its rate is read
+    const rate = lstSolRate(JITOSOL, jitoPool);
+    // Then it is the two u64s at 258 and 266 of the StakePool layout, read here independently (≈1.0725 SOL per JitoSOL)
+    const total = u64At(jitoPool.data, 258);
+    const supply = u64At(jitoPool.data, 266);
+    expect(total).toBe(6_639_028_734_407_647n);
+    expect(supply).toBe(6_189_948_258_688_516n);
+    expect(rate.num * supply).toBe(total * rate.den);
+    expect(Number(rate.num) / Number(rate.den)).toBeCloseTo(1.07255, 5);
+  });
+
+  it("mSOL is msol_price / 2³² of the real Marinade State", () => {
+    const rate = lstSolRate(MSOL, marinadeState);
+    expect(rate.num * (1n << 32n)).toBe(u64At(marinadeState.data, 512) * rate.den);
+    // the DAMM v1 virtual price of the same account is this rate × 10⁶, floored
+    expect((rate.num * 1_000_000n) / rate.den).toBe(marinadeVirtualPrice(marinadeState));
+  });
+
+  it("refuses a stake pool of another mint, another owner, an empty pool and a mint the table does not know", () => {
+    // A stake pool whose pool_mint (@162) is not the LST asked for: the table row would be wrong, so no rate
+    expect(() => lstSolRate(address("bSo13r4TkiE4KumL71LsHTPpL2euBYLFx6h9HP3piy1"), jitoPool)).toThrow(/SplStakePool: mismatch: stake pool mints J1toso1u/);
+    expect(() => lstSolRate(JITOSOL, withOwner(jitoPool, LIDO_PROGRAM))).toThrow(/SplStakePool: owner/);
+    expect(() => lstSolRate(JITOSOL, withData(jitoPool, (d) => (d.fill(0, 266, 274), d)))).toThrow(/empty stake pool/);
+    expect(() => lstSolRate(address(STSOL_MINT), jitoPool)).toThrow(/not a stake-pool token we read/);
   });
 });

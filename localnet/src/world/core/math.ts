@@ -5,16 +5,13 @@ export const Q128 = 1n << 128n;
 export function isqrt(n: bigint): bigint {
   if (n < 0n) throw new RangeError("isqrt of negative");
   if (n < 2n) return n;
-  let x = BigInt(Math.floor(Math.sqrt(Number(n))));
-  // Newton steps from the float estimate, then settle on floor(sqrt(n)).
+  // Newton's method from a power of two at or above the root: it falls monotonically onto floor(sqrt(n))
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
   for (;;) {
     const y = (x + n / x) >> 1n;
-    if (y >= x) break;
+    if (y >= x) return x;
     x = y;
   }
-  while (x * x > n) x -= 1n;
-  while ((x + 1n) * (x + 1n) <= n) x += 1n;
-  return x;
 }
 
 export function ceilDiv(a: bigint, b: bigint): bigint {

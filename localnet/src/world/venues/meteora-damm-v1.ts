@@ -2,8 +2,11 @@
  * Meteora DAMM v1 (dynamic AMM) + dynamic vaults — VENUES.md §9. Vaults (one per mint, shared by every pool of that mint)
  * at PDA(["vault", mint, base]) hold the tokens in token_vault PDA(["token_vault", vault]) and mint vault LP; a pool holds
  * vault LP in a_vault_lp / b_vault_lp = PDA([vault, pool]) (self-owned, as on mainnet). Constant-product pools at the
- * permissionless PDA([curve_type 0, max, min]). A swap deposits the input (minus the protocol fee, which goes to the
- * pool's protocol fee account) into the input vault and withdraws the output from the other; Swap event via log.
+ * permissionless PDA([curve_type 0, max, min]); stable pools (curve_type 1: StableSwap with an amp and token multipliers,
+ * no depeg) at PDA([1, max, min]). A swap, as MeteoraAg/damm-v1-sdk @02c66a3 dynamic-amm-quote computes it: the trade fee
+ * ⌊in·fee⌋ (at least one atom), the protocol's ⌊·share⌋ of it (at least one) to the pool's protocol fee account, the rest
+ * deposited into the input vault; the curve's input is what the pool's vault share gained less the LP fee; the output
+ * is withdrawn from the other vault as ⌊out·supply/total⌋ LP, worth ⌊LP·total/supply⌋. Swap event via log.
  */
 import type { AccountState, Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex, readU64 } from "../core/bytes.js";
@@ -15,7 +18,8 @@ import { MINT_SIZE } from "../spl/token.js";
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, tokenBurn, tokenMintTo, tokenTransfer } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
-import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
+import { defineVenue, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
+import { tokenReserve } from "../swap-marks.js";
 
 export const DAMM_V1_POOL_SIZE = 1387;
 export const VAULT_SIZE = 10240;
@@ -28,7 +32,46 @@ const DISC = {
   swapEvent: hex("516ce3becdd00ac4"),
 };
 const TRADE_FEE = { num: 2500n, den: 1_000_000n };
+/** stable pools: 0.01 % */
+const STABLE_TRADE_FEE = { num: 100n, den: 1_000_000n };
 const PROTOCOL_FEE = { num: 200_000n, den: 1_000_000n };
+
+/** `calculate_fee`: ⌊amount·num/den⌋, but one atom at least when neither is zero. */
+const feeOf = (amount: bigint, fee: { num: bigint; den: bigint }) => {
+  if (amount === 0n || fee.num === 0n) return 0n;
+  const f = (amount * fee.num) / fee.den;
+  return f === 0n ? 1n : f;
+};
+
+/** StableSwap invariant D of two balances (Newton, to within 1): D ← D·(2·Dp + Ann·S) / ((Ann − 1)·D + 3·Dp). */
+function invariantD(amp: bigint, x: bigint, y: bigint): bigint {
+  const ann = 2n * amp;
+  const sum = x + y;
+  let d = sum;
+  for (let i = 0; i < 256; i++) {
+    let dp = (d * d) / (2n * x);
+    dp = (dp * d) / (2n * y);
+    const last = d;
+    d = (d * (2n * dp + ann * sum)) / ((ann - 1n) * d + 3n * dp);
+    if ((d > last ? d - last : last - d) <= 1n) break;
+  }
+  return d;
+}
+
+/** The balance y that keeps D with the other balance at x: y ← (y² + c)/(2y + b − D), c = D³/(4·x·Ann), b = x + D/Ann. */
+function balanceY(amp: bigint, x: bigint, d: bigint): bigint {
+  const ann = 2n * amp;
+  let c = (d * d) / (2n * x);
+  c = (c * d) / (2n * ann);
+  const b = x + d / ann;
+  let y = d;
+  for (let i = 0; i < 256; i++) {
+    const last = y;
+    y = (y * y + c) / (2n * y + b - d);
+    if ((y > last ? y - last : last - y) <= 1n) break;
+  }
+  return y;
+}
 
 export interface DynamicVault {
   address: Pubkey;
@@ -53,13 +96,15 @@ export interface DammV1Pool extends PoolRef {
   protocolFeeA: Pubkey;
   protocolFeeB: Pubkey;
   baseIsA: boolean;
+  /** a stable pool's curve (normalised amount = atoms × multiplier) */
+  stable?: { amp: bigint; multiplierA: bigint; multiplierB: bigint };
 }
 
 const startsWith = (data: Uint8Array, prefix: Uint8Array) => prefix.every((b, i) => data[i] === b);
 
-export const dammV1PoolAddress = (a: Pubkey, b: Pubkey) => {
+export const dammV1PoolAddress = (a: Pubkey, b: Pubkey, curveType = 0) => {
   const [first, second] = compareKeys(a, b) > 0 ? [a, b] : [b, a];
-  return pda([Uint8Array.of(0), keyBytes(first), keyBytes(second)], METEORA_DAMM_V1_PROGRAM);
+  return pda([Uint8Array.of(curveType), keyBytes(first), keyBytes(second)], METEORA_DAMM_V1_PROGRAM);
 };
 
 export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
@@ -194,9 +239,9 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
     this.writeVault(v);
   }
 
-  create(opts: { baseMint: Pubkey; quoteMint: Pubkey; base: bigint; quote: bigint; creator: Pubkey }): DammV1Pool {
+  create(opts: { baseMint: Pubkey; quoteMint: Pubkey; base: bigint; quote: bigint; creator: Pubkey; stable?: DammV1Pool["stable"] }): DammV1Pool {
     const { ctx } = this;
-    const address = dammV1PoolAddress(opts.baseMint, opts.quoteMint);
+    const address = dammV1PoolAddress(opts.baseMint, opts.quoteMint, opts.stable ? 1 : 0);
     // Token A/B as the creator passed them; our pools put the token as A and the quote as B (like mainnet TOKEN/SOL pools).
     const tokenA = opts.baseMint;
     const tokenB = opts.quoteMint;
@@ -219,6 +264,7 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
       protocolFeeA: pda(["fee", keyBytes(tokenA), keyBytes(address)], METEORA_DAMM_V1_PROGRAM),
       protocolFeeB: pda(["fee", keyBytes(tokenB), keyBytes(address)], METEORA_DAMM_V1_PROGRAM),
       baseIsA: true,
+      ...(opts.stable ? { stable: opts.stable } : {}),
       related: {},
     };
     p.related = {
@@ -248,6 +294,7 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
   }
 
   write(p: DammV1Pool): void {
+    const trade = p.stable ? STABLE_TRADE_FEE : TRADE_FEE;
     const data = new FixedWriter(DAMM_V1_POOL_SIZE)
       .raw(0, DISC.pool)
       .pubkey(8, p.lpMint)
@@ -261,13 +308,14 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
       .bool(233, true)
       .pubkey(234, p.protocolFeeA)
       .pubkey(266, p.protocolFeeB)
-      .u64(330, TRADE_FEE.num)
-      .u64(338, TRADE_FEE.den)
+      .u64(330, trade.num)
+      .u64(338, trade.den)
       .u64(346, PROTOCOL_FEE.num)
       .u64(354, PROTOCOL_FEE.den)
       .u8(362, 1) // Permissionless
-      .u8(874, 0).bytes; // CurveType::ConstantProduct
-    this.ctx.store.putRentExempt(p.address, METEORA_DAMM_V1_PROGRAM, data);
+      .u8(874, p.stable ? 1 : 0); // CurveType: ConstantProduct, or Stable { amp @875, token_multiplier {a @883, b @891, precision_factor @899}, depeg (none) @900.. }
+    if (p.stable) data.u64(875, p.stable.amp).u64(883, p.stable.multiplierA).u64(891, p.stable.multiplierB).u8(899, 6);
+    this.ctx.store.putRentExempt(p.address, METEORA_DAMM_V1_PROGRAM, data.bytes);
   }
 
   /** Underlying token amount the pool owns in a vault: total × pool_lp / lp_supply (no locked profit here). */
@@ -295,16 +343,31 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
     const lpIn = aToB ? p.aVaultLp : p.bVaultLp;
     const lpOut = aToB ? p.bVaultLp : p.aVaultLp;
     const protocolAcct = aToB ? p.protocolFeeA : p.protocolFeeB;
-    const tradeFee = ceilDiv(amountIn * TRADE_FEE.num, TRADE_FEE.den);
-    const protocolFee = (tradeFee * PROTOCOL_FEE.num) / PROTOCOL_FEE.den;
+    const tradeFee = feeOf(amountIn, p.stable ? STABLE_TRADE_FEE : TRADE_FEE);
+    const protocolFee = feeOf(tradeFee, PROTOCOL_FEE);
     const lpFee = tradeFee - protocolFee;
     const deposited = amountIn - protocolFee;
-    const inAfterFee = deposited - lpFee;
-    const out = (rOut * inAfterFee) / (rIn + inAfterFee);
-    if (out <= 0n || out >= rOut) return null;
-    const lpMinted = this.lpFor(vIn, deposited);
+    const inSupply = ctx.book.mint(vIn.lpMint).supply;
     const outSupply = ctx.book.mint(vOut.lpMint).supply;
-    const lpBurned = ceilDiv(out * outSupply, vOut.totalAmount);
+    if (inSupply === 0n || vIn.totalAmount === 0n || outSupply === 0n || vOut.totalAmount === 0n) return null;
+    const lpMinted = this.lpFor(vIn, deposited);
+    // what the pool's share of the input vault gained from the deposit is the curve's input, less the LP fee
+    const shareAfter = ((vIn.totalAmount + deposited) * (ctx.tokenAccount(lpIn).amount + lpMinted)) / (inSupply + lpMinted);
+    if (shareAfter - rIn < lpFee) return null;
+    const curveIn = shareAfter - rIn - lpFee;
+    let dest: bigint;
+    if (p.stable) {
+      const [mIn, mOut] = aToB ? [p.stable.multiplierA, p.stable.multiplierB] : [p.stable.multiplierB, p.stable.multiplierA];
+      const x = (rIn + curveIn) * mIn;
+      const y = balanceY(p.stable.amp, x, invariantD(p.stable.amp, rIn * mIn, rOut * mOut));
+      const swapped = rOut * mOut - y - 1n;
+      if (swapped < 0n) return null;
+      dest = swapped / mOut;
+    } else dest = (rOut * curveIn) / (rIn + curveIn);
+    if (dest >= rOut) return null;
+    const lpBurned = (dest * outSupply) / vOut.totalAmount;
+    const out = (lpBurned * vOut.totalAmount) / outSupply;
+    if (out <= 0n) return null;
     const userIn = side === "sell" ? userBase : userQuote;
     const userOut = side === "sell" ? userQuote : userBase;
     const minOut = fail ? out + out / 40n + 1n : (out * 97n) / 100n;
@@ -369,3 +432,12 @@ export class MeteoraDammV1Venue implements PoolVenue<DammV1Pool> {
     return side === "buy" ? { base: out, quote: amountIn } : { base: amountIn, quote: out };
   }
 }
+
+/** Meteora DAMM v1: the dynamic vaults' token accounts hold the liquidity, shared by every pool of the mint (VENUES.md §9). */
+export const meteoraDammV1 = defineVenue<DammV1Pool>()({
+  kind: "meteora-damm-v1",
+  tradeKind: "meteora-damm-v1",
+  program: METEORA_DAMM_V1_PROGRAM,
+  reserves: (p) => [tokenReserve(p.tokenA, p.aVault.tokenVault), tokenReserve(p.tokenB, p.bVault.tokenVault)],
+  activation: () => null,
+});

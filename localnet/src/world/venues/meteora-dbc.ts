@@ -6,7 +6,8 @@
  * that would cross migration_quote_threshold are not generated (migration happens at genesis only). EvtSwap and
  * EvtSwap2 by self-CPI, like the program. Accounts follow dynamic_bonding_curve 0.1.10 (MeteoraAg/dynamic-bonding-curve
  * @b4f9547): PoolConfig without the protocol/referral fee percents (constants since 0.1.8), VirtualPool with has_swap
- * @370 and protocol_liquidity_migration_fee_bps @376.
+ * @370 and protocol_liquidity_migration_fee_bps @376. A config's base fee may run a time scheduler (linear or exponential,
+ * from the pool's activation point; meteora-fees.ts).
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
@@ -17,7 +18,9 @@ import { DBC_POOL_AUTHORITY, METEORA_DBC_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROG
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, eventCpi, tokenTransferChecked } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
-import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
+import { defineVenue, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
+import { tokenReserve } from "../swap-marks.js";
+import { feeAt, scheduledRate } from "./meteora-fees.js";
 
 export const DBC_POOL_SIZE = 424;
 export const DBC_CONFIG_SIZE = 1048;
@@ -50,6 +53,8 @@ export interface DbcConfig {
   tokenDecimals: number;
   swapBaseAmount: bigint;
   migrationBaseThreshold: bigint;
+  /** a time scheduler from `feeNumerator` (its cliff) down, period by period; none: the fee is fixed */
+  scheduler?: { kind: "linear" | "exponential"; periods: bigint; frequency: bigint; reduction: bigint };
 }
 
 export interface DbcPool extends PoolRef {
@@ -77,19 +82,24 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
    * A config whose single curve segment takes the price from `startPrice` to `migrationPrice` (quote atoms per base
    * atom) while raising `threshold` quote atoms.
    */
-  makeConfig(address: Pubkey, opts: { quoteMint: Pubkey; feeClaimer: Pubkey; startPrice: number; migrationPrice: number; threshold: bigint; feeNumerator: bigint; tokenDecimals: number }): DbcConfig {
+  makeConfig(address: Pubkey, opts: { quoteMint: Pubkey; feeClaimer: Pubkey; startPrice: number; migrationPrice: number; threshold: bigint; feeNumerator: bigint; tokenDecimals: number; scheduler?: DbcConfig["scheduler"] }): DbcConfig {
     const sqrtStart = BigInt(Math.floor(Math.sqrt(opts.startPrice) * 2 ** 32)) << 32n;
     const sqrtMigration = BigInt(Math.floor(Math.sqrt(opts.migrationPrice) * 2 ** 32)) << 32n;
     const liquidity = (opts.threshold * Q128) / (sqrtMigration - sqrtStart);
     const swapBaseAmount = (liquidity * (sqrtMigration - sqrtStart)) / (sqrtStart * sqrtMigration);
     const migrationBaseThreshold = (opts.threshold * 2n ** 64n) / ((sqrtMigration * sqrtMigration) >> 64n);
-    const c: DbcConfig = { address, quoteMint: opts.quoteMint, feeClaimer: opts.feeClaimer, feeNumerator: opts.feeNumerator, migrationQuoteThreshold: opts.threshold, sqrtStart, sqrtMigration, liquidity, tokenDecimals: opts.tokenDecimals, swapBaseAmount, migrationBaseThreshold };
+    const c: DbcConfig = { address, quoteMint: opts.quoteMint, feeClaimer: opts.feeClaimer, feeNumerator: opts.feeNumerator, migrationQuoteThreshold: opts.threshold, sqrtStart, sqrtMigration, liquidity, tokenDecimals: opts.tokenDecimals, swapBaseAmount, migrationBaseThreshold, ...(opts.scheduler ? { scheduler: opts.scheduler } : {}) };
     const data = new FixedWriter(DBC_CONFIG_SIZE)
       .raw(0, DISC.config)
       .pubkey(8, c.quoteMint)
       .pubkey(40, c.feeClaimer)
       .pubkey(72, c.feeClaimer)
       .u64(104, c.feeNumerator)
+      // BaseFeeConfig: second_factor (period_frequency) @112, third_factor (reduction_factor) @120, first_factor (number_of_period) @128, mode @130
+      .u64(112, c.scheduler?.frequency ?? 0n)
+      .u64(120, c.scheduler?.reduction ?? 0n)
+      .u16(128, Number(c.scheduler?.periods ?? 0n))
+      .u8(130, c.scheduler?.kind === "exponential" ? 1 : 0)
       .u8(232, 0) // collect_fee_mode: quote
       .u8(233, 1) // migration_option: DAMM v2
       .u8(234, 1)
@@ -186,12 +196,16 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
     const L = c.liquidity;
     const s = p.sqrtPrice;
     const quoteToBase = side === "buy";
+    // the fee scheduler counts periods from the pool's activation (unix time: the config's activation type 1)
+    const now = BigInt(ctx.clock.blockTime);
+    if (c.scheduler && now < p.activationPoint) return null;
+    const rate = c.scheduler ? scheduledRate({ ...c.scheduler, cliff: c.feeNumerator }, (now - p.activationPoint) / c.scheduler.frequency) : c.feeNumerator;
     let next: bigint;
     let out: bigint;
     let fee: bigint;
     let curveIn: bigint;
     if (quoteToBase) {
-      fee = ceilDiv(amountIn * c.feeNumerator, 1_000_000_000n);
+      fee = feeAt(amountIn, rate);
       curveIn = amountIn - fee;
       next = s + (curveIn * Q128) / L;
       if (next >= c.sqrtMigration) return null; // would complete the curve: not modelled during life
@@ -199,10 +213,10 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
       if (out >= p.baseReserve) return null;
     } else {
       curveIn = amountIn;
-      next = (L * s) / (L + amountIn * s);
+      next = ceilDiv(L * s, L + amountIn * s); // rounded up, as the program (get_next_sqrt_price_from_amount_a_rounding_up)
       if (next <= c.sqrtStart) return null;
       const gross = (L * (s - next)) / Q128;
-      fee = ceilDiv(gross * c.feeNumerator, 1_000_000_000n);
+      fee = feeAt(gross, rate);
       out = gross - fee;
     }
     if (out <= 0n) return null;
@@ -267,3 +281,12 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
     return side === "buy" ? { base: out, quote: amountIn } : { base: amountIn, quote: out };
   }
 }
+
+/** Meteora DBC: base/quote vaults; its activation point only drives fees, so it never holds swaps back (VENUES.md §11). */
+export const meteoraDbc = defineVenue<DbcPool>()({
+  kind: "meteora-dbc",
+  tradeKind: "meteora-dbc",
+  program: METEORA_DBC_PROGRAM,
+  reserves: (p) => [tokenReserve(p.baseMint, p.baseVault), tokenReserve(p.quoteMint, p.quoteVault)],
+  activation: () => null,
+});

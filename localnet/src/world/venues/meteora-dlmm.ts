@@ -1,9 +1,14 @@
 /**
  * Meteora DLMM — VENUES.md §8. LbPair (904 B) at the permissionless-v2 PDA ([min, max, bin_step, base_factor]) or the
  * PresetParameter2 PDA ([preset, min, max]); reserves PDA([lb_pair, mint]) owned by the pair; BinArray accounts (70 bins)
- * holding each bin's amounts and Q64.64 price. Swaps walk bins from active_id (constant sum inside a bin at
- * (1 + bin_step/10⁴)^id Y per X), move active_id when a bin empties, charge the base fee on the input (protocol share
- * accumulated in the pair), and emit the Swap event by self-CPI.
+ * holding each bin's amounts and Q64.64 price. Swaps walk bins from active_id as lb_clmm 0.12 does (constant sum inside
+ * a bin at (1 + bin_step/10⁴)^id Y per X): the volatility references are refreshed from the time since the last swap
+ * (filter and decay periods), every bin visited recomputes the volatility accumulator from its distance to the index
+ * reference, and each bin charges base + variable fee on its input (capped at 10 %), the protocol share of each bin's
+ * fee accumulated in the pair. Limit-order pairs (function_type 2; lb_clmm 0.12 as dlmm-sdk @fb02e51a commons/src/
+ * quote.rs describes it): a bin's orders on the swap's output side fill after its liquidity, processed before open, at
+ * the bin's price, and half the fee on what they fill goes to the protocol. collect_fee_mode 1 takes the fee in Y only:
+ * off each bin's output when X goes in. The Swap event is emitted by self-CPI.
  */
 import type { Pubkey } from "../../chain/types.js";
 import { FixedWriter, hex } from "../core/bytes.js";
@@ -14,7 +19,8 @@ import { METEORA_DLMM_PROGRAM, TOKEN_2022_PROGRAM } from "../programs.js";
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, eventCpi, tokenTransferChecked } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
-import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
+import { defineVenue, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
+import { tokenReserve } from "../swap-marks.js";
 
 export const LB_PAIR_SIZE = 904;
 export const BIN_ARRAY_SIZE = 10136;
@@ -37,6 +43,18 @@ export const dlmmPresetParameter2 = (index: number) => pda(["preset_parameter2",
 export interface Bin {
   x: bigint;
   y: bigint;
+  /** limit orders (limit-order pairs): one side per bin, `ask` = they sell X; processed ones fill before open ones */
+  orders?: BinOrders;
+}
+
+export interface BinOrders {
+  ask: boolean;
+  open: bigint;
+  processed: bigint;
+  /** what the orders received (fulfilled_order_amount_x/y) and their owners' fee share (limit_order_fee_ask/bid_side) */
+  filledX: bigint;
+  filledY: bigint;
+  fee: bigint;
 }
 
 export interface DlmmPair extends PoolRef {
@@ -58,7 +76,24 @@ export interface DlmmPair extends PoolRef {
   creator: Pubkey;
   baseIsX: boolean;
   lastUpdatedAt: bigint;
+  /** static fee parameters: seconds, 1e-4 shares, the variable fee's control and accumulator cap */
+  filterPeriod: number;
+  decayPeriod: number;
+  reductionFactor: number;
+  variableFeeControl: number;
+  maxVolatilityAccumulator: number;
+  /** v_parameters: what the variable fee remembers between swaps */
+  volatilityAccumulator: number;
+  volatilityReference: number;
+  indexReference: number;
+  lastSwapAt: bigint;
+  /** function_type (0 undetermined, 2 limit orders) and collect_fee_mode (0 fee on the input, 1 fee always in Y) */
+  functionType: number;
+  collectFeeMode: number;
 }
+
+/** Mainnet-like dynamic fee parameters of our pairs (ESuD7dd6, bin step 80: 30 s filter, 600 s decay, 7500, 150000). */
+const FEE_PARAMS = { filterPeriod: 30, decayPeriod: 600, reductionFactor: 5000, variableFeeControl: 7500, maxVolatilityAccumulator: 150_000 };
 
 const priceCache = new Map<number, bigint>();
 
@@ -91,6 +126,12 @@ const maxBinId = (binStep: number) => Math.floor(Math.log(2 ** 63) / Math.log(1 
 
 const binArrayIndex = (id: number) => Math.floor(id / BINS_PER_ARRAY);
 
+const FEE_PRECISION = 1_000_000_000n;
+/** The order owners' share (of 10⁴) of the fee paid on what their orders fill; the rest is the protocol's. */
+const ORDER_OWNERS_FEE_SHARE = 5000n;
+/** lb_clmm MAX_FEE_RATE: a total fee rate above 10 % is capped. */
+const MAX_FEE_RATE = 100_000_000n;
+
 export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
   readonly pairs = new Map<Pubkey, DlmmPair>();
   constructor(private readonly ctx: WorldContext) {}
@@ -101,11 +142,11 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       .raw(0, DISC.preset2)
       .u16(8, binStep)
       .u16(10, baseFactor)
-      .u16(12, 30)
-      .u16(14, 600)
-      .u32(16, 0)
-      .u32(20, 0)
-      .u16(24, 5000)
+      .u16(12, FEE_PARAMS.filterPeriod)
+      .u16(14, FEE_PARAMS.decayPeriod)
+      .u32(16, FEE_PARAMS.variableFeeControl)
+      .u32(20, FEE_PARAMS.maxVolatilityAccumulator)
+      .u16(24, FEE_PARAMS.reductionFactor)
       .u16(26, 500)
       .u16(28, index).bytes;
     this.ctx.store.putRentExempt(dlmmPresetParameter2(index), METEORA_DLMM_PROGRAM, data);
@@ -117,11 +158,11 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       .raw(0, DISC.preset)
       .u16(8, binStep)
       .u16(10, baseFactor)
-      .u16(12, 30)
-      .u16(14, 600)
-      .u16(16, 5000)
-      .u32(18, 0)
-      .u32(22, 0)
+      .u16(12, FEE_PARAMS.filterPeriod)
+      .u16(14, FEE_PARAMS.decayPeriod)
+      .u16(16, FEE_PARAMS.reductionFactor)
+      .u32(18, FEE_PARAMS.variableFeeControl)
+      .u32(22, FEE_PARAMS.maxVolatilityAccumulator)
       .i32(26, -maxBinId(binStep))
       .i32(30, maxBinId(binStep))
       .u16(34, 500).bytes;
@@ -132,7 +173,7 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
    * A pair around `price` (Y atoms per X atom for the X = base orientation) with `quoteDepth` quote atoms spread over
    * `bins` bins on the quote side and the matching base amount on the other side.
    */
-  create(opts: { baseMint: Pubkey; quoteMint: Pubkey; binStep: number; baseFactor: number; preset?: number; price: number; quoteDepth: bigint; bins: number; creator: Pubkey }): DlmmPair {
+  create(opts: { baseMint: Pubkey; quoteMint: Pubkey; binStep: number; baseFactor: number; preset?: number; price: number; quoteDepth: bigint; bins: number; creator: Pubkey; limitOrders?: { collectFeeMode: 0 | 1 } }): DlmmPair {
     const { ctx } = this;
     const baseIsX = compareKeys(opts.baseMint, opts.quoteMint) < 0 || opts.preset !== undefined;
     const [tokenX, tokenY] = baseIsX ? [opts.baseMint, opts.quoteMint] : [opts.quoteMint, opts.baseMint];
@@ -167,6 +208,13 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       creator: opts.creator,
       baseIsX,
       lastUpdatedAt: BigInt(ctx.clock.blockTime),
+      ...FEE_PARAMS,
+      volatilityAccumulator: 0,
+      volatilityReference: 0,
+      indexReference: activeId,
+      lastSwapAt: BigInt(ctx.clock.blockTime),
+      functionType: opts.limitOrders ? 2 : 0,
+      collectFeeMode: opts.limitOrders?.collectFeeMode ?? 0,
       related: {},
     };
     p.related = { reserveX: p.reserveX, reserveY: p.reserveY, oracle: p.oracle };
@@ -200,6 +248,21 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       sumY += bin.y;
       p.bins.set(id, bin);
     }
+    if (opts.limitOrders) {
+      // Orders on both sides of the price: Y bids in the active bin and below, X asks above, some open, some processed
+      const place = (k: number, ask: boolean, open: bigint, processed: bigint) => {
+        p.bins.get(activeId + k)!.orders = { ask, open, processed, filledX: 0n, filledY: 0n, fee: 0n };
+        if (ask) sumX += open + processed;
+        else sumY += open + processed;
+      };
+      const xAt = (k: number) => p.bins.get(activeId + k)!.x;
+      const yAt = (k: number) => p.bins.get(activeId + k)!.y;
+      place(0, false, yAt(0) / 3n, yAt(0) / 7n);
+      place(-2, false, yAt(-2) / 2n, 0n);
+      place(-5, false, 0n, yAt(-5));
+      place(1, true, xAt(1) / 2n, xAt(1) / 4n);
+      place(4, true, xAt(4), 0n);
+    }
     // Oracle with an empty observation ring (idx, active_size, length + 32-byte observations).
     const oracle = new FixedWriter(32 + 32 * 10).raw(0, DISC.oracle).u64(8, 0n).u64(16, 0n).u64(24, 10n).bytes;
     ctx.store.putRentExempt(p.oracle, METEORA_DLMM_PROGRAM, oracle);
@@ -216,19 +279,33 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
     return BigInt(p.baseFactor) * BigInt(p.binStep) * 10n;
   }
 
+  /** Base + variable fee rate (1e-9) at volatility accumulator `va`: variable = ⌈control·(va·bin_step)²/10¹¹⌉, total ≤ 10 %. */
+  feeRate(p: DlmmPair, va: number): bigint {
+    const scaled = BigInt(va) * BigInt(p.binStep);
+    const variable = p.variableFeeControl === 0 ? 0n : ceilDiv(BigInt(p.variableFeeControl) * scaled * scaled, 100_000_000_000n);
+    const total = this.baseFeeRate(p) + variable;
+    return total > MAX_FEE_RATE ? MAX_FEE_RATE : total;
+  }
+
   write(p: DlmmPair): void {
     const { book } = this.ctx;
     const data = new FixedWriter(LB_PAIR_SIZE)
       .raw(0, DISC.lbPair)
       .u16(8, p.baseFactor)
-      .u16(10, 30)
-      .u16(12, 600)
-      .u16(14, 5000)
+      .u16(10, p.filterPeriod)
+      .u16(12, p.decayPeriod)
+      .u16(14, p.reductionFactor)
+      .u32(16, p.variableFeeControl)
+      .u32(20, p.maxVolatilityAccumulator)
       .i32(24, -maxBinId(p.binStep))
       .i32(28, maxBinId(p.binStep))
       .u16(32, p.protocolShare)
-      .i32(48, p.activeId)
-      .i64(56, p.lastUpdatedAt)
+      .u8(35, p.functionType)
+      .u8(36, p.collectFeeMode)
+      .u32(40, p.volatilityAccumulator)
+      .u32(44, p.volatilityReference)
+      .i32(48, p.indexReference)
+      .i64(56, p.lastSwapAt)
       .u8(72, p.bump)
       .u16(73, p.binStep)
       .u8(75, p.pairType)
@@ -276,6 +353,13 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       data.u64(o, bin.x).u64(o + 8, bin.y).u128(o + 16, binPriceX64(p.binStep, id));
       const liq = (bin.x * binPriceX64(p.binStep, id)) / Q64 + bin.y;
       data.u128(o + 32, liq << 64n);
+      const orders = bin.orders;
+      if (orders) {
+        // fulfilled_order_amount_x/y @48/@56, limit_order_fee_ask/bid_side @64/@72, open_order_amount @112,
+        // processed_order_remaining_amount @128, limit_order_ask_side @140
+        data.u64(o + 48, orders.filledX).u64(o + 56, orders.filledY).u64(o + (orders.ask ? 64 : 72), orders.fee);
+        data.u64(o + 112, orders.open).u64(o + 128, orders.processed).u8(o + 140, orders.ask ? 1 : 0);
+      }
     }
     this.ctx.store.putRentExempt(this.binArrayAddress(p, index), METEORA_DLMM_PROGRAM, data.bytes);
   }
@@ -288,57 +372,89 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
   swap(d: Draft, p: DlmmPair, user: Pubkey, side: Side, amountIn: bigint, userBase: Pubkey, userQuote: Pubkey, fail: boolean): SwapResult | null {
     const { ctx } = this;
     const swapForY = side === "sell" ? p.baseIsX : !p.baseIsX; // X in → Y out
-    const feeRate = this.baseFeeRate(p);
-    const fee = ceilDiv(amountIn * feeRate, 1_000_000_000n);
-    let remaining = amountIn - fee;
+    const now = BigInt(ctx.clock.blockTime);
+    // Volatility references at swap start: a swap more than filter_period after the last one re-anchors the index
+    // reference and decays the reference (to 0 past decay_period).
+    let indexReference = p.indexReference;
+    let volatilityReference = p.volatilityReference;
+    const sinceLast = now - p.lastSwapAt;
+    if (sinceLast >= BigInt(p.filterPeriod)) {
+      indexReference = p.activeId;
+      volatilityReference = sinceLast < BigInt(p.decayPeriod) ? Math.floor((p.volatilityAccumulator * p.reductionFactor) / 10000) : 0;
+    }
+    let volatility = p.volatilityAccumulator;
+    let remaining = amountIn;
     let out = 0n;
+    let fee = 0n;
+    let protocolFee = 0n;
+    let feeRate = 0n;
     let id = p.activeId;
     const touched: [number, Bin][] = [];
-    for (let steps = 0; remaining > 0n && steps < 40; steps++) {
-      const bin = p.bins.get(id);
-      if (!bin) break;
-      const price = binPriceX64(p.binStep, id);
-      const next: Bin = { ...bin };
-      if (swapForY) {
-        const maxOut = bin.y;
-        const wantOut = (remaining * price) / Q64;
-        if (wantOut <= maxOut) {
-          next.y -= wantOut;
-          next.x += remaining;
-          out += wantOut;
-          remaining = 0n;
-        } else {
-          const used = ceilDiv(maxOut * Q64, price);
-          next.y = 0n;
-          next.x += used;
-          out += maxOut;
-          remaining -= used;
+    // bin arrays that exist: a bin missing from the map inside one is an empty bin; past them the pair has no liquidity
+    const arraysWritten = new Set([...p.bins.keys()].map(binArrayIndex));
+    for (;;) {
+      // every bin visited, empty or not, moves the accumulator
+      volatility = Math.min(volatilityReference + Math.abs(indexReference - id) * 10000, p.maxVolatilityAccumulator);
+      if (!arraysWritten.has(binArrayIndex(id))) return null;
+      const bin = p.bins.get(id) ?? { x: 0n, y: 0n };
+      // a bin's orders fill a swap that buys what they sell (bids hold Y, asks X), after the bin's own liquidity
+      const orders = p.functionType === 2 && bin.orders && bin.orders.ask !== swapForY ? bin.orders : undefined;
+      const liquidityOut = swapForY ? bin.y : bin.x;
+      if (liquidityOut + (orders ? orders.processed + orders.open : 0n) > 0n) {
+        feeRate = this.feeRate(p, volatility);
+        const price = binPriceX64(p.binStep, id);
+        // fee in Y only (collect_fee_mode 1): on the input when Y goes in, off the output when X goes in
+        const feeOnInput = p.collectFeeMode === 0 || !swapForY;
+        // fee off the input first; the net fills the bin's liquidity, then its processed orders, then its open ones,
+        // each at the bin's price, until it runs out or the bin does; an emptied bin keeps only its worth of input
+        // grossed up for the fee (the rest walks on)
+        const upfrontFee = feeOnInput ? ceilDiv(remaining * feeRate, FEE_PRECISION) : 0n;
+        let net = remaining - upfrontFee;
+        const fills = [liquidityOut, orders?.processed ?? 0n, orders?.open ?? 0n].map((holds) => {
+          if (holds === 0n || net === 0n) return { in: 0n, out: 0n };
+          const worth = swapForY ? ceilDiv(holds * Q64, price) : ceilDiv(holds * price, Q64);
+          const taken = net < worth ? net : worth;
+          net -= taken;
+          return { in: taken, out: taken === worth ? holds : swapForY ? (taken * price) / Q64 : (taken * Q64) / price };
+        });
+        const [liquidity, processed, open] = fills as [{ in: bigint; out: bigint }, { in: bigint; out: bigint }, { in: bigint; out: bigint }];
+        const intoBin = liquidity.in + processed.in + open.in;
+        const got = liquidity.out + processed.out + open.out;
+        let paid = remaining;
+        let binFee = upfrontFee;
+        if (net > 0n) {
+          binFee = feeOnInput ? ceilDiv(intoBin * feeRate, FEE_PRECISION - feeRate) : 0n;
+          paid = intoBin + binFee;
         }
-      } else {
-        const maxOut = bin.x;
-        const wantOut = (remaining * Q64) / price;
-        if (wantOut <= maxOut) {
-          next.x -= wantOut;
-          next.y += remaining;
-          out += wantOut;
-          remaining = 0n;
-        } else {
-          const used = ceilDiv(maxOut * price, Q64);
-          next.x = 0n;
-          next.y += used;
-          out += maxOut;
-          remaining -= used;
+        if (!feeOnInput) binFee = ceilDiv(got * feeRate, FEE_PRECISION);
+        // the fee splits by what the liquidity took (rounded its way up): the protocol has protocol_share of the
+        // liquidity's part and half of the orders' part, the orders' owners the other half
+        let ownersFee = 0n;
+        if (binFee > 0n && intoBin > 0n) {
+          const liquidityFee = ceilDiv(binFee * liquidity.in, intoBin);
+          ownersFee = ((binFee - liquidityFee) * ORDER_OWNERS_FEE_SHARE) / 10000n;
+          protocolFee += binFee - liquidityFee - ownersFee + (liquidityFee * BigInt(p.protocolShare)) / 10000n;
         }
+        out += feeOnInput ? got : got - binFee;
+        const after: Bin = swapForY ? { x: bin.x + liquidity.in, y: bin.y - liquidity.out } : { x: bin.x - liquidity.out, y: bin.y + liquidity.in };
+        if (bin.orders) after.orders = { ...bin.orders };
+        if (orders && after.orders) {
+          after.orders.processed -= processed.out;
+          after.orders.open -= open.out;
+          if (swapForY) after.orders.filledX += processed.in + open.in;
+          else after.orders.filledY += processed.in + open.in;
+          after.orders.fee += ownersFee;
+        }
+        touched.push([id, after]);
+        remaining -= paid;
+        fee += binFee;
       }
-      touched.push([id, next]);
-      if (remaining > 0n) id += swapForY ? -1 : 1;
+      if (remaining === 0n) break;
+      id += swapForY ? -1 : 1;
     }
-    if (remaining > 0n || out <= 0n) return null; // not enough liquidity in the modelled bins
-    const endId = touched[touched.length - 1]![0];
-    // The active bin moves past a bin the swap emptied on the output side.
-    const lastBin = touched[touched.length - 1]![1];
-    const newActive = (swapForY ? lastBin.y : lastBin.x) === 0n ? endId + (swapForY ? -1 : 1) : endId;
-    const protocolFee = (fee * BigInt(p.protocolShare)) / 10000n;
+    if (out <= 0n) return null;
+    // the active bin is where the swap stopped
+    const newActive = id;
     const inMint = ctx.book.mint(swapForY ? p.tokenX : p.tokenY);
     const outMint = ctx.book.mint(swapForY ? p.tokenY : p.tokenX);
     const reserveIn = swapForY ? p.reserveX : p.reserveY;
@@ -374,7 +490,12 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
       for (const [i, b] of touched) p.bins.set(i, b);
       if (!p.bins.has(newActive)) p.bins.set(newActive, { x: 0n, y: 0n });
       p.activeId = newActive;
-      if (swapForY) p.protocolFeeX += protocolFee;
+      p.indexReference = indexReference;
+      p.volatilityReference = volatilityReference;
+      p.volatilityAccumulator = volatility;
+      p.lastSwapAt = now;
+      // the fee is in X only when X goes in and the pair takes its fee on the input
+      if (swapForY && p.collectFeeMode === 0) p.protocolFeeX += protocolFee;
       else p.protocolFeeY += protocolFee;
       p.lastUpdatedAt = BigInt(ctx.clock.blockTime);
       this.write(p);
@@ -384,3 +505,12 @@ export class MeteoraDlmmVenue implements PoolVenue<DlmmPair> {
     return side === "buy" ? { base: out, quote: amountIn } : { base: amountIn, quote: out };
   }
 }
+
+/** Meteora DLMM: reserve_x/reserve_y token accounts of the pair (VENUES.md §8). */
+export const meteoraDlmm = defineVenue<DlmmPair>()({
+  kind: "meteora-dlmm",
+  tradeKind: "meteora-dlmm",
+  program: METEORA_DLMM_PROGRAM,
+  reserves: (p) => [tokenReserve(p.tokenX, p.reserveX), tokenReserve(p.tokenY, p.reserveY)],
+  activation: () => null,
+});

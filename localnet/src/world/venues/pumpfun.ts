@@ -8,27 +8,16 @@ import { FixedWriter, concat, hex } from "../core/bytes.js";
 import { constantPda, ata, findPda, keyBytes, pda } from "../core/keys.js";
 import { ceilDiv, isqrt } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
-import {
-  ATA_PROGRAM,
-  METAPLEX_PROGRAM,
-  PUMP_AMM_PROGRAM,
-  PUMP_FEE_PROGRAM,
-  PUMP_FEE_RECIPIENT,
-  PUMP_GLOBAL_AUTHORITY,
-  PUMP_PROGRAM,
-  PUMP_WITHDRAW_AUTHORITY,
-  RENT_SYSVAR,
-  SYSTEM_PROGRAM,
-  TOKEN_2022_PROGRAM,
-  TOKEN_PROGRAM,
-  WSOL_MINT,
-} from "../programs.js";
+import { ATA_PROGRAM, METAPLEX_PROGRAM, PUMP_AMM_PROGRAM, PUMP_FEE_PROGRAM, PUMP_FEE_RECIPIENT, PUMP_GLOBAL_AUTHORITY, PUMP_PROGRAM, PUMP_WITHDRAW_AUTHORITY, RENT_SYSVAR, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, WSOL_MINT } from "../programs.js";
 import { encodeMetaplexMetadata, METADATA_ACCOUNT_SIZE } from "../spl/metaplex.js";
 import { rentExempt, tokenAccountSize, type MintState } from "../spl/token.js";
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { ataCreate, borsh, eventCpi, systemCreateAccount, systemTransfer, tokenMintTo, tokenTransfer } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
 import { canonicalPumpSwapPool, pumpPoolAuthority, pumpSwapEventAuthority, pumpSwapGlobalConfig, type PumpSwapVenue } from "./pumpswap.js";
+import { tokenReserve } from "../swap-marks.js";
+import { encodeFeeConfig, getFeesCpi, pumpFeeConfig, PUMP_CURVE_FEE_SCHEDULE, scheduledFees, type Fees } from "./pump-fees.js";
+import { defineVenue } from "./types.js";
 
 export const BONDING_CURVE_SIZE = 150;
 export const PUMP_GLOBAL_SIZE = 1045;
@@ -37,12 +26,12 @@ export const PUMP = {
   initialVirtualSolReserves: 30_000_000_000n,
   initialRealTokenReserves: 793_100_000_000_000n,
   tokenTotalSupply: 1_000_000_000_000_000n,
+  /** Global's flat fee_basis_points / creator_fee_basis_points: what the program charged before its fee config (a fallback now) */
   feeBps: 95n,
   creatorFeeBps: 5n,
   poolMigrationFee: 15_000_001n,
   decimals: 6,
 };
-const GET_FEES = hex("e7257e55cf5b3f34");
 const DISC = {
   curve: hex("17b7f83760d8ac60"),
   global: hex("a7e8e8b1c86c727f"),
@@ -75,7 +64,6 @@ export const pumpEventAuthority = constantPda(["__event_authority"], PUMP_PROGRA
 export const bondingCurveAddress = (mint: Pubkey) => pda(["bonding-curve", keyBytes(mint)], PUMP_PROGRAM);
 export const creatorVault = (creator: Pubkey) => pda(["creator-vault", keyBytes(creator)], PUMP_PROGRAM);
 export const metaplexMetadataAddress = (mint: Pubkey) => pda(["metadata", keyBytes(METAPLEX_PROGRAM), keyBytes(mint)], METAPLEX_PROGRAM);
-const feeConfig = constantPda(["fee_config", keyBytes(PUMP_PROGRAM)], PUMP_FEE_PROGRAM);
 
 export interface PumpCurve {
   mint: Pubkey;
@@ -91,10 +79,15 @@ export interface PumpCurve {
   creator: Pubkey;
   completedAtSlot: number | null;
   migratedPool: Pubkey | null;
+  /** A coin quoted in another token (`quote_mint` @83; VENUES.md §2): that mint and the curve's ATA of it. Absent: SOL. */
+  quoteMint?: Pubkey;
+  quoteAta?: Pubkey;
+  /** The account's size when it is not the world's usual 150 B (mainnet holds 125-, 151- and 256-byte curves too). */
+  size?: number;
 }
 
 export function encodeBondingCurve(c: PumpCurve): Uint8Array {
-  return new FixedWriter(BONDING_CURVE_SIZE)
+  return new FixedWriter(c.size ?? BONDING_CURVE_SIZE)
     .raw(0, DISC.curve)
     .u64(8, c.vtr)
     .u64(16, c.vqr)
@@ -105,7 +98,7 @@ export function encodeBondingCurve(c: PumpCurve): Uint8Array {
     .pubkey(49, c.creator)
     .bool(81, false)
     .bool(82, false)
-    .pubkey(83, ZERO_KEY).bytes;
+    .pubkey(83, c.quoteMint ?? ZERO_KEY).bytes;
 }
 
 export function encodePumpGlobal(): Uint8Array {
@@ -138,6 +131,17 @@ export function curveAtProgress(progress: number): { vtr: bigint; vqr: bigint; r
   return { vtr, vqr, rtr, rqr: vqr - PUMP.initialVirtualSolReserves };
 }
 
+/**
+ * The protocol and creator bps a swap on `c` pays: the fee config's tier for the curve's market cap before the swap
+ * (virtual quote × 10^15 / virtual tokens; the world has no mayhem-mode coins), by its quote mint; no creator fee for a
+ * curve without a creator.
+ */
+export function curveFees(c: PumpCurve): Fees {
+  const marketCap = (c.vqr * PUMP.tokenTotalSupply) / c.vtr;
+  const f = scheduledFees(PUMP_CURVE_FEE_SCHEDULE, true, c.quoteMint ?? ZERO_KEY, marketCap);
+  return { lp: 0n, protocol: f.protocol, creator: c.creator === ZERO_KEY ? 0n : f.creator };
+}
+
 export interface CoinInfo {
   mint: Pubkey;
   name: string;
@@ -158,6 +162,7 @@ export class PumpFunVenue {
   genesis(): void {
     const { store } = this.ctx;
     store.putRentExempt(pumpGlobal(), PUMP_PROGRAM, encodePumpGlobal());
+    store.putRentExempt(pumpFeeConfig(), PUMP_FEE_PROGRAM, encodeFeeConfig(PUMP_CURVE_FEE_SCHEDULE, PUMP_GLOBAL_AUTHORITY));
     for (const k of PUMP_FEE_RECIPIENTS) store.put(k, SYSTEM_PROGRAM, new Uint8Array(0), 120_000_000_000n);
     store.put(PUMP_WITHDRAW_AUTHORITY, SYSTEM_PROGRAM, new Uint8Array(0), 250_000_000_000n);
     store.put(pumpMintAuthority(), SYSTEM_PROGRAM, new Uint8Array(0), 323_296_939n);
@@ -233,7 +238,7 @@ export class PumpFunVenue {
     return { curve, circulating: PUMP.tokenTotalSupply - base };
   }
 
-  private newCurve(info: CoinInfo): PumpCurve {
+  newCurve(info: CoinInfo): PumpCurve {
     const address = bondingCurveAddress(info.mint);
     const curve: PumpCurve = {
       mint: info.mint,
@@ -260,7 +265,8 @@ export class PumpFunVenue {
   }
 
   writeCurve(c: PumpCurve): void {
-    this.ctx.store.put(c.address, PUMP_PROGRAM, encodeBondingCurve(c), rentExempt(BONDING_CURVE_SIZE) + c.rqr);
+    // A SOL-quoted curve holds its real quote reserves as its own lamports; another quote sits in the curve's ATA of it.
+    this.ctx.store.put(c.address, PUMP_PROGRAM, encodeBondingCurve(c), rentExempt(c.size ?? BONDING_CURVE_SIZE) + (c.quoteMint ? 0n : c.rqr));
   }
 
   /** SOL per token atom (lamports per atom) from virtual reserves. */
@@ -268,12 +274,16 @@ export class PumpFunVenue {
     return Number(c.vqr) / Number(c.vtr);
   }
 
-  private tradeEvent(c: PumpCurve, user: Pubkey, isBuy: boolean, sol: bigint, tokens: bigint, fee: bigint, creatorFee: bigint, feeRecipient: Pubkey): Uint8Array {
+  fees(c: PumpCurve): Fees {
+    return curveFees(c);
+  }
+
+  private tradeEvent(c: PumpCurve, f: Fees, user: Pubkey, isBuy: boolean, sol: bigint, tokens: bigint, fee: bigint, creatorFee: bigint, feeRecipient: Pubkey): Uint8Array {
     return borsh()
       .bytes(DISC.tradeEvent)
       .pubkey(c.mint).u64(sol).u64(tokens).bool(isBuy).pubkey(user).i64(BigInt(this.ctx.clock.blockTime))
       .u64(c.vqr).u64(c.vtr).u64(c.rqr).u64(c.rtr)
-      .pubkey(feeRecipient).u64(PUMP.feeBps).u64(fee).pubkey(c.creator).u64(PUMP.creatorFeeBps).u64(creatorFee)
+      .pubkey(feeRecipient).u64(f.protocol).u64(fee).pubkey(c.creator).u64(f.creator).u64(creatorFee)
       .bool(false).u64(0n).u64(0n).u64(0n).i64(0n)
       .string(isBuy ? "buy" : "sell")
       .bool(false).u64(0n).u64(0n).u64(0n).u64(0n).u32(0)
@@ -281,30 +291,31 @@ export class PumpFunVenue {
       .done();
   }
 
-  private getFeesCpi(): Ix {
-    const ret = borsh().u64(0n).u64(PUMP.feeBps).u64(PUMP.creatorFeeBps).done();
-    return { program: PUMP_FEE_PROGRAM, accounts: [r(feeConfig()), r(PUMP_PROGRAM)], data: GET_FEES, steps: [{ log: "Instruction: GetFees" }, { ret }], cu: 3119 };
+  private getFeesCpi(f: Fees): Ix {
+    return getFeesCpi(pumpFeeConfig(), PUMP_PROGRAM, f, 3119);
   }
 
   /** Lamports (fees included) a buy needs to take every token the curve has left: the buy that completes it. */
   buyOutBudget(c: PumpCurve): bigint {
     const solIn = ceilDiv(c.vqr * c.rtr, c.vtr - c.rtr) + 1n;
-    return ceilDiv((solIn + 2n) * (10000n + PUMP.feeBps + PUMP.creatorFeeBps), 10000n) + 1n;
+    const f = this.fees(c);
+    return ceilDiv((solIn + 2n) * (10000n + f.protocol + f.creator), 10000n) + 1n;
   }
 
   /** Buy with at most `solBudget` lamports (fees included). Returns tokens bought, or null when nothing can be bought. */
   buy(d: Draft, c: PumpCurve, user: Pubkey, solBudget: bigint, opts: { fail?: boolean } = {}): { tokens: bigint; sol: bigint; completes: boolean } | null {
     if (c.complete) return null;
     const { ctx } = this;
-    const totalBps = 10000n + PUMP.feeBps + PUMP.creatorFeeBps;
+    const f = this.fees(c);
+    const totalBps = 10000n + f.protocol + f.creator;
     const solIn = (solBudget * 10000n) / totalBps - 2n;
     if (solIn <= 0n) return null;
     let tokens = (c.vtr * solIn) / (c.vqr + solIn);
     if (tokens > c.rtr) tokens = c.rtr;
     if (tokens <= 0n) return null;
     const solCost = (c.vqr * tokens) / (c.vtr - tokens) + 1n;
-    const fee = ceilDiv(solCost * PUMP.feeBps, 10000n);
-    const creatorFee = ceilDiv(solCost * PUMP.creatorFeeBps, 10000n);
+    const fee = ceilDiv(solCost * f.protocol, 10000n);
+    const creatorFee = ceilDiv(solCost * f.creator, 10000n);
     const total = solCost + fee + creatorFee;
     const maxSolCost = opts.fail ? total - total / 50n : solBudget > total ? solBudget : total;
     const feeRecipient = PUMP_FEE_RECIPIENTS[ctx.clock.slot % PUMP_FEE_RECIPIENTS.length]!;
@@ -312,10 +323,10 @@ export class PumpFunVenue {
     const userAta = d.ensureAta(user, c.mint);
     const after: PumpCurve = { ...c, vtr: c.vtr - tokens, vqr: c.vqr + solCost, rtr: c.rtr - tokens, rqr: c.rqr + solCost };
     const completes = after.rtr === 0n;
-    const event = this.tradeEvent(after, user, true, solCost, tokens, fee, creatorFee, feeRecipient);
+    const event = this.tradeEvent(after, f, user, true, solCost, tokens, fee, creatorFee, feeRecipient);
     const steps: Ix["steps"] = [
       { log: "Instruction: Buy" },
-      { cpi: this.getFeesCpi() },
+      { cpi: this.getFeesCpi(f) },
       { cpi: tokenTransfer(c.tokenProgram, c.ata, userAta, c.address, tokens) },
       { cpi: systemTransfer(user, c.address, solCost, false) },
       { cpi: systemTransfer(user, feeRecipient, fee, false) },
@@ -332,7 +343,7 @@ export class PumpFunVenue {
       accounts: [
         r(pumpGlobal()), w(feeRecipient), r(c.mint), w(c.address), w(c.ata), w(userAta), ws(user), r(SYSTEM_PROGRAM), r(c.tokenProgram),
         w(vault), r(pumpEventAuthority()), r(PUMP_PROGRAM), r(pda(["global_volume_accumulator"], PUMP_PROGRAM)),
-        w(pda(["user_volume_accumulator", keyBytes(user)], PUMP_PROGRAM)), r(feeConfig()), r(PUMP_FEE_PROGRAM),
+        w(pda(["user_volume_accumulator", keyBytes(user)], PUMP_PROGRAM)), r(pumpFeeConfig()), r(PUMP_FEE_PROGRAM),
       ],
       data: borsh().bytes(DISC.buy).u64(tokens).u64(maxSolCost).done(),
       steps,
@@ -360,25 +371,26 @@ export class PumpFunVenue {
     const userAta = ata(user, c.mint, c.tokenProgram);
     const solOut = (c.vqr * tokens) / (c.vtr + tokens);
     if (solOut > c.rqr) return null;
-    const fee = ceilDiv(solOut * PUMP.feeBps, 10000n);
-    const creatorFee = ceilDiv(solOut * PUMP.creatorFeeBps, 10000n);
+    const f = this.fees(c);
+    const fee = ceilDiv(solOut * f.protocol, 10000n);
+    const creatorFee = ceilDiv(solOut * f.creator, 10000n);
     const received = solOut - fee - creatorFee;
     if (received <= 0n) return null;
     const feeRecipient = PUMP_FEE_RECIPIENTS[ctx.clock.slot % PUMP_FEE_RECIPIENTS.length]!;
     const vault = creatorVault(c.creator);
     const after: PumpCurve = { ...c, vtr: c.vtr + tokens, vqr: c.vqr - solOut, rtr: c.rtr + tokens, rqr: c.rqr - solOut };
-    const event = this.tradeEvent(after, user, false, solOut, tokens, fee, creatorFee, feeRecipient);
+    const event = this.tradeEvent(after, f, user, false, solOut, tokens, fee, creatorFee, feeRecipient);
     const minOut = opts.fail ? received + received / 40n + 1n : (received * 95n) / 100n;
     const ix: Ix = {
       program: PUMP_PROGRAM,
       accounts: [
         r(pumpGlobal()), w(feeRecipient), r(c.mint), w(c.address), w(c.ata), w(userAta), ws(user), r(SYSTEM_PROGRAM), w(vault),
-        r(c.tokenProgram), r(pumpEventAuthority()), r(PUMP_PROGRAM), r(feeConfig()), r(PUMP_FEE_PROGRAM),
+        r(c.tokenProgram), r(pumpEventAuthority()), r(PUMP_PROGRAM), r(pumpFeeConfig()), r(PUMP_FEE_PROGRAM),
       ],
       data: borsh().bytes(DISC.sell).u64(tokens).u64(minOut).done(),
       steps: [
         { log: "Instruction: Sell" },
-        { cpi: this.getFeesCpi() },
+        { cpi: this.getFeesCpi(f) },
         { cpi: tokenTransfer(c.tokenProgram, userAta, c.ata, user, tokens) },
         { data: event },
         { cpi: eventCpi(PUMP_PROGRAM, pumpEventAuthority(), event) },
@@ -557,3 +569,13 @@ export class PumpFunVenue {
     return poolAddress;
   }
 }
+
+/** pump.fun bonding curves: the token in the curve's ATA, SOL as the curve account's own lamports, another quote in its ATA of that mint (VENUES.md §2). */
+export const pumpFunCurve = defineVenue<PumpCurve>()({
+  kind: "pumpfun",
+  tradeKind: "pump-bonding-curve",
+  program: PUMP_PROGRAM,
+  reserves: (c) =>
+    c.quoteMint ? [tokenReserve(c.mint, c.ata), tokenReserve(c.quoteMint, c.quoteAta!)] : [tokenReserve(c.mint, c.ata), { mint: WSOL_MINT, account: c.address, lamports: true }],
+  activation: () => null,
+});

@@ -9,23 +9,16 @@ import { FixedWriter, hex } from "../core/bytes.js";
 import { constantPda, ata, findPda, keyBytes, pda, u16le } from "../core/keys.js";
 import { ceilDiv, isqrt } from "../core/math.js";
 import type { Draft, WorldContext } from "../context.js";
-import {
-  ATA_PROGRAM,
-  PUMP_AMM_PROGRAM,
-  PUMP_FEE_PROGRAM,
-  PUMP_PROGRAM,
-  SYSTEM_PROGRAM,
-  TOKEN_2022_PROGRAM,
-  TOKEN_PROGRAM,
-  WSOL_MINT,
-} from "../programs.js";
+import { ATA_PROGRAM, PUMP_AMM_PROGRAM, PUMP_FEE_PROGRAM, PUMP_PROGRAM, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, WSOL_MINT } from "../programs.js";
 import { rentExempt } from "../spl/token.js";
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, eventCpi, tokenTransferChecked } from "../tx/common.js";
+import { tokenReserve } from "../swap-marks.js";
+import { encodeFeeConfig, getFeesCpi, pumpSwapFeeConfig, PUMPSWAP_FEE_SCHEDULE, scheduledFees, type Fees } from "./pump-fees.js";
+import { defineVenue } from "./types.js";
 
 export const PUMPSWAP_POOL_SIZE = 300;
 export const PUMPSWAP_GLOBAL_CONFIG_SIZE = 907;
-const GET_FEES = hex("e7257e55cf5b3f34");
 const DISC = {
   pool: hex("f19a6d0411b16dbc"),
   globalConfig: hex("95089ccaa0fcb0d9"),
@@ -37,7 +30,9 @@ const DISC = {
   createPoolEvent: hex("b1310cd2a076a774"),
 };
 
+/** GlobalConfig's flat lp / protocol / coin-creator bps: what the program charged before its fee config (a fallback now). */
 export const PUMPSWAP_FEES = { lpBps: 20n, protocolBps: 5n, creatorBps: 5n };
+const ZERO_KEY = "11111111111111111111111111111111";
 
 export const pumpSwapGlobalConfig = constantPda(["global_config"], PUMP_AMM_PROGRAM);
 export const pumpSwapEventAuthority = constantPda(["__event_authority"], PUMP_AMM_PROGRAM);
@@ -47,7 +42,6 @@ export const pumpPoolAuthority = (mint: Pubkey) => pda(["pool-authority", keyByt
 /** Canonical pool of a graduated pump coin: index 0, creator = PDA(["pool-authority", mint], pump), quote wSOL. */
 export const canonicalPumpSwapPool = (mint: Pubkey) => pumpSwapPoolAddress(0, pumpPoolAuthority(mint), mint, WSOL_MINT);
 const coinCreatorVaultAuthority = (coinCreator: Pubkey) => pda(["creator_vault", keyBytes(coinCreator)], PUMP_AMM_PROGRAM);
-const feeConfig = constantPda(["fee_config", keyBytes(PUMP_AMM_PROGRAM)], PUMP_FEE_PROGRAM);
 
 export interface PumpSwapPool {
   address: Pubkey;
@@ -102,6 +96,7 @@ export class PumpSwapVenue {
     this.protocolFeeRecipients.forEach((k, i) => w.pubkey(57 + 32 * i, k));
     w.u64(313, PUMPSWAP_FEES.creatorBps).pubkey(321, this.admin);
     this.ctx.store.putRentExempt(pumpSwapGlobalConfig(), PUMP_AMM_PROGRAM, w.bytes);
+    this.ctx.store.putRentExempt(pumpSwapFeeConfig(), PUMP_FEE_PROGRAM, encodeFeeConfig(PUMPSWAP_FEE_SCHEDULE, this.admin));
     for (const k of this.protocolFeeRecipients) {
       this.ctx.store.put(k, SYSTEM_PROGRAM, new Uint8Array(0), 50_000_000_000n);
       this.ctx.createTokenAccount(k, WSOL_MINT, 0n);
@@ -153,6 +148,18 @@ export class PumpSwapVenue {
   reserves(p: PumpSwapPool): { base: bigint; quote: bigint; effectiveQuote: bigint } {
     const quote = this.ctx.tokenAccount(p.quoteVault).amount;
     return { base: this.ctx.tokenAccount(p.baseVault).amount, quote, effectiveQuote: quote + p.virtualQuoteReserves };
+  }
+
+  /**
+   * The lp / protocol / creator bps a swap on `p` pays: a canonical pool (created by pump's pool authority of its base
+   * mint) by the fee config's tier for its market cap before the swap (effective quote × base mint supply / base; the
+   * world has no mayhem-mode pools), any other pool the flat fees; no creator fee without a coin creator.
+   */
+  fees(p: PumpSwapPool): Fees {
+    const { base, effectiveQuote } = this.reserves(p);
+    const marketCap = base > 0n ? (effectiveQuote * this.ctx.book.mint(p.baseMint).supply) / base : 0n;
+    const f = scheduledFees(PUMPSWAP_FEE_SCHEDULE, p.creator === pumpPoolAuthority(p.baseMint), p.quoteMint, marketCap);
+    return { lp: f.lp, protocol: f.protocol, creator: p.coinCreator === ZERO_KEY ? 0n : f.creator };
   }
 
   /** Quote atoms per base atom, as a float (for sizing trades only; tests recompute from bytes). */
@@ -223,7 +230,8 @@ export class PumpSwapVenue {
     const feeRecipientAta = ata(feeRecipient, WSOL_MINT, TOKEN_PROGRAM);
     const vaultAuth = coinCreatorVaultAuthority(p.coinCreator);
     const creatorVaultAta = ata(vaultAuth, WSOL_MINT, TOKEN_PROGRAM);
-    const bps = PUMPSWAP_FEES;
+    const f = this.fees(p);
+    const bps = { lpBps: f.lp, protocolBps: f.protocol, creatorBps: f.creator };
     const ts = BigInt(ctx.clock.blockTime);
     const userBaseBefore = ctx.book.account(userBase)?.amount ?? 0n;
 
@@ -252,7 +260,7 @@ export class PumpSwapVenue {
         .pubkey(p.address).pubkey(user).pubkey(userBase).pubkey(userQuote).pubkey(feeRecipient).pubkey(feeRecipientAta)
         .pubkey(p.coinCreator).u64(bps.creatorBps).u64(creatorFee).bool(false).u64(0n).u64(0n).u64(0n).i64(0n).u64(baseOut).string("buy")
         .done();
-      ix = this.swapIx("buy", p, user, userBase, userQuote, feeRecipient, feeRecipientAta, creatorVaultAta, vaultAuth, borsh().bytes(DISC.buy).u64(baseOut).u64(amount).done(), [
+      ix = this.swapIx("buy", f, p, user, userBase, userQuote, feeRecipient, feeRecipientAta, creatorVaultAta, vaultAuth, borsh().bytes(DISC.buy).u64(baseOut).u64(amount).done(), [
         { cpi: tokenTransferChecked(baseMint.program, p.baseVault, p.baseMint, userBase, p.address, baseOut, baseMint.decimals) },
         { cpi: tokenTransferChecked(TOKEN_PROGRAM, userQuote, WSOL_MINT, p.quoteVault, user, quoteIn + lpFee, 9) },
         { cpi: tokenTransferChecked(TOKEN_PROGRAM, userQuote, WSOL_MINT, feeRecipientAta, user, protocolFee, 9) },
@@ -283,7 +291,7 @@ export class PumpSwapVenue {
         .pubkey(p.address).pubkey(user).pubkey(userBase).pubkey(userQuote).pubkey(feeRecipient).pubkey(feeRecipientAta)
         .pubkey(p.coinCreator).u64(bps.creatorBps).u64(creatorFee).u64(0n).u64(0n).u64(0n).u64(0n)
         .done();
-      ix = this.swapIx("sell", p, user, userBase, userQuote, feeRecipient, feeRecipientAta, creatorVaultAta, vaultAuth, borsh().bytes(DISC.sell).u64(baseIn).u64(0n).done(), [
+      ix = this.swapIx("sell", f, p, user, userBase, userQuote, feeRecipient, feeRecipientAta, creatorVaultAta, vaultAuth, borsh().bytes(DISC.sell).u64(baseIn).u64(0n).done(), [
         { cpi: tokenTransferChecked(baseMint.program, userBase, p.baseMint, p.baseVault, user, baseIn, baseMint.decimals) },
         { cpi: tokenTransferChecked(TOKEN_PROGRAM, p.quoteVault, WSOL_MINT, userQuote, p.address, userOut, 9) },
         { cpi: tokenTransferChecked(TOKEN_PROGRAM, p.quoteVault, WSOL_MINT, feeRecipientAta, p.address, protocolFee, 9) },
@@ -303,6 +311,7 @@ export class PumpSwapVenue {
 
   private swapIx(
     side: "buy" | "sell",
+    f: Fees,
     p: PumpSwapPool,
     user: Pubkey,
     userBase: Pubkey,
@@ -324,15 +333,14 @@ export class PumpSwapVenue {
     if (side === "buy") {
       accounts.push(r(pda(["global_volume_accumulator"], PUMP_AMM_PROGRAM)), w(pda(["user_volume_accumulator", keyBytes(user)], PUMP_AMM_PROGRAM)));
     }
-    accounts.push(r(feeConfig()), r(PUMP_FEE_PROGRAM));
-    const fees = borsh().u64(PUMPSWAP_FEES.lpBps).u64(PUMPSWAP_FEES.protocolBps).u64(PUMPSWAP_FEES.creatorBps).done();
+    accounts.push(r(pumpSwapFeeConfig()), r(PUMP_FEE_PROGRAM));
     return {
       program: PUMP_AMM_PROGRAM,
       accounts,
       data,
       steps: [
         { log: side === "buy" ? "Instruction: Buy" : "Instruction: Sell" },
-        { cpi: { program: PUMP_FEE_PROGRAM, accounts: [r(feeConfig()), r(PUMP_AMM_PROGRAM)], data: GET_FEES, steps: [{ log: "Instruction: GetFees" }, { ret: fees }], cu: 4641 } },
+        { cpi: getFeesCpi(pumpSwapFeeConfig(), PUMP_AMM_PROGRAM, f, 4641) },
         ...transfers,
         { data: event },
         { cpi: eventCpi(PUMP_AMM_PROGRAM, pumpSwapEventAuthority(), event) },
@@ -345,3 +353,12 @@ export class PumpSwapVenue {
     return rentExempt(PUMPSWAP_POOL_SIZE);
   }
 }
+
+/** PumpSwap pools: ATA vaults of the pool (VENUES.md §3). */
+export const pumpSwap = defineVenue<PumpSwapPool>()({
+  kind: "pumpswap",
+  tradeKind: "pumpswap",
+  program: PUMP_AMM_PROGRAM,
+  reserves: (p) => [tokenReserve(p.baseMint, p.baseVault), tokenReserve(p.quoteMint, p.quoteVault)],
+  activation: () => null,
+});

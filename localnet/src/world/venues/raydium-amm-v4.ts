@@ -12,7 +12,8 @@ import { OPENBOOK_PROGRAM, RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_AMM_V4_PROGRAM, TOK
 import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, tokenTransfer } from "../tx/common.js";
 import { nativeFailure } from "../tx/errors.js";
-import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
+import { defineVenue, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
+import { tokenReserve } from "../swap-marks.js";
 
 export const AMM_INFO_SIZE = 752;
 
@@ -30,6 +31,11 @@ export interface AmmV4Pool extends PoolRef {
   needTakePnlPc: bigint;
   lpAmount: bigint;
   openTime: bigint;
+  /**
+   * AmmStatus::WaitingTrade (7) while a pool created to open later waits for `pool_open_time` (the program refuses
+   * swaps before it); SwapOnly (6) otherwise.
+   */
+  waitingTrade?: boolean;
   swapCoinIn: bigint;
   swapPcOut: bigint;
   swapPcIn: bigint;
@@ -46,7 +52,7 @@ const SWAP_FEE = { num: 25n, den: 10000n };
 
 export function encodeAmmInfo(p: AmmV4Pool): Uint8Array {
   return new FixedWriter(AMM_INFO_SIZE)
-    .u64(0, 6n) // status SwapOnly
+    .u64(0, p.waitingTrade ? 7n : 6n) // status WaitingTrade until an opening pool opens, else SwapOnly
     .u64(8, BigInt(p.nonce))
     .u64(16, 7n) // max_order
     .u64(24, 3n) // depth
@@ -207,3 +213,12 @@ export class RaydiumAmmV4Venue implements PoolVenue<AmmV4Pool> {
     return side === "buy" ? { base: out, quote: amountIn } : { base: amountIn, quote: out };
   }
 }
+
+/** Raydium AMM v4: coin/pc vaults owned by the AMM authority; swaps wait for `pool_open_time` (VENUES.md §4). */
+export const raydiumAmmV4 = defineVenue<AmmV4Pool>()({
+  kind: "raydium-amm-v4",
+  tradeKind: "raydium-amm-v4",
+  program: RAYDIUM_AMM_V4_PROGRAM,
+  reserves: (p) => [tokenReserve(p.baseMint, p.coinVault), tokenReserve(p.quoteMint, p.pcVault)],
+  activation: (p) => ({ time: Number(p.openTime) }),
+});

@@ -17,7 +17,8 @@ import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, tokenTransferChecked } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
 import { RAYDIUM_DISC, encodeRaydiumObservation, findRaydiumPoolAddress, raydiumConfigAddress, raydiumFeeShares, raydiumPoolKeys, raydiumTradeFee, writeRaydiumConfigs, type RaydiumConfig, type RaydiumConfigTier } from "./raydium-config.js";
-import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
+import { defineVenue, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
+import { tokenReserve } from "../swap-marks.js";
 
 export const CLMM_POOL_SIZE = 1544;
 export const CLMM_CONFIG_SIZE = 117;
@@ -270,3 +271,12 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
     return { out };
   }
 }
+
+/** Raydium CLMM: token_0/token_1 vaults owned by the pool; swaps wait for `open_time` (VENUES.md §6). */
+export const raydiumClmm = defineVenue<ClmmPool>()({
+  kind: "raydium-clmm",
+  tradeKind: "raydium-clmm",
+  program: RAYDIUM_CLMM_PROGRAM,
+  reserves: (p) => [tokenReserve(p.mint0, p.vault0), tokenReserve(p.mint1, p.vault1)],
+  activation: (p) => ({ time: Number(p.openTime) }),
+});

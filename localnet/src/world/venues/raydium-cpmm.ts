@@ -14,7 +14,8 @@ import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, tokenTransferChecked } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
 import { RAYDIUM_DISC, encodeRaydiumObservation, findRaydiumPoolAddress, raydiumConfigAddress, raydiumFeeShares, raydiumPoolKeys, raydiumTradeFee, writeRaydiumConfigs, type RaydiumConfig, type RaydiumConfigTier } from "./raydium-config.js";
-import type { PoolRef, PoolVenue, Side, SwapResult } from "./types.js";
+import { defineVenue, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
+import { tokenReserve } from "../swap-marks.js";
 
 export const CPMM_POOL_SIZE = 637;
 export const CPMM_CONFIG_SIZE = 236;
@@ -212,3 +213,12 @@ export class RaydiumCpmmVenue implements PoolVenue<CpmmPool> {
     return side === "buy" ? { base: received, quote: amountIn } : { base: amountIn, quote: received };
   }
 }
+
+/** Raydium CPMM: token_0/token_1 vaults; swaps wait for `open_time` (VENUES.md §5). */
+export const raydiumCpmm = defineVenue<CpmmPool>()({
+  kind: "raydium-cpmm",
+  tradeKind: "raydium-cpmm",
+  program: RAYDIUM_CPMM_PROGRAM,
+  reserves: (p) => [tokenReserve(p.token0, p.vault0), tokenReserve(p.token1, p.vault1)],
+  activation: (p) => ({ time: Number(p.openTime) }),
+});

@@ -1,6 +1,7 @@
-/** The common shape of a pool venue, as the world's trade generator drives it. */
+/** The common shape of a pool venue, as the world's trade generator drives it, and of its descriptor (venues/index.ts). */
 import type { Pubkey } from "../../chain/types.js";
 import type { Draft } from "../context.js";
+import type { ReserveSide } from "../swap-marks.js";
 
 export type Side = "buy" | "sell";
 
@@ -34,4 +35,34 @@ export interface PoolVenue<P extends PoolRef = PoolRef> {
 /** Orders (a, b) as (base, quote) sides of a pool whose tokens are stored as token_0/token_1 or x/y. */
 export function sideOf(baseIsFirst: boolean, side: Side): { inIsFirst: boolean } {
   return { inIsFirst: side === "sell" ? baseIsFirst : !baseIsFirst };
+}
+
+/**
+ * When a pool first lets swaps through, as its program checks it: a unix time (AMM v4 `pool_open_time`, CPMM/CLMM
+ * `open_time`, Whirlpool's oracle `trade_enable_timestamp`, DAMM v2 timestamp activation) or a slot (DLMM, DAMM v2 slot
+ * activation). Null: the pool trades now.
+ */
+export type Activation = { time: number } | { slot: number };
+
+/**
+ * One venue (pool kind) of the world: the kind the manifest and the trade index name, its program, where its pool keeps
+ * its two reserves (the ground truth measures them around each swap), and when its pool opens. The venue's class in
+ * the same file creates pools, builds the swap instructions and runs the program's math; `VENUES` (venues/index.ts)
+ * lists every descriptor, and the kinds are derived from that list.
+ */
+export interface VenueDescriptor<P, K extends string = string, T extends string = string> {
+  /** the manifest's word for the kind (`WorldPool.kind`, `WorldToken.venues`) */
+  kind: K;
+  /** the trade index's word for it (`GET /__localnet/trades`) */
+  tradeKind: T;
+  program: Pubkey;
+  /** the two reserves a swap moves, base side first where the pool stores them so */
+  reserves(pool: P): [ReserveSide, ReserveSide];
+  /** the pool's activation as its program reads it, null when it trades now */
+  activation(pool: P): Activation | null;
+}
+
+/** Declares a venue's descriptor with its kind words kept as literal types (so `VENUES` yields the kind unions). */
+export function defineVenue<P>() {
+  return <const K extends string, const T extends string>(d: VenueDescriptor<P, K, T>): VenueDescriptor<P, K, T> => d;
 }

@@ -11,16 +11,19 @@
  *
  * Each fast-check run is one chunk of {@link CHUNK} requests sent concurrently; a failure names the request and the
  * answer, and fast-check prints the seed and path to replay it (`SEED` below, and `path` in fc.assert's options).
+ *
+ * The routes are shared out over the files test/integration/rest.fuzz.*.test.ts (each route is ~30 s of requests, too
+ * much for one lane); this module holds the generators and the check.
  */
 import { getAddressDecoder, getBase58Decoder } from "@solana/kit";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { limits } from "../../src/limits";
-import { base } from "../helpers/http";
-import { newApiKey } from "../helpers/keys";
-import { world } from "../helpers/localnet";
-import { callWorker } from "../helpers/worker";
+import { base } from "./http";
+import { newApiKey } from "./keys";
+import { world } from "./localnet";
+import { callWorker } from "./worker";
 
 /** Fixed so any failure replays; each route uses SEED + its index. */
 const SEED = 20_260_408;
@@ -29,7 +32,8 @@ const CHUNK = 50;
 /** Runs per route: RUNS × CHUNK ≥ 5,000 requests per route. */
 const RUNS = 100;
 
-const ROUTES = ["/api/v1/price", "/api/v1/venue-a", "/api/v1/venue-b", "/api/v1/venue-c", "/api/v1/venue-d", "/api/v1/overview"];
+/** Every REST route the fuzz covers; a route's index fixes its seed, whichever file runs it. */
+export const REST_FUZZ_ROUTES = ["/api/v1/price", "/api/v1/venue-a", "/api/v1/venue-b", "/api/v1/venue-c", "/api/v1/venue-d", "/api/v1/overview"] as const;
 
 type FuzzRequest = { method: string; path: string; query: string; headers: Record<string, string>; body?: string };
 type Verdict = { ok: true; status: number } | { ok: false; why: string; status: number; body: string };
@@ -37,13 +41,6 @@ type Verdict = { ok: true; status: number } | { ok: false; why: string; status: 
 let key = "";
 let worldMints: string[] = [];
 let worldPools: string[] = [];
-beforeAll(async () => {
-  key = await newApiKey({ plan: "dev" });
-  const manifest = await world();
-  worldMints = manifest.tokens.map((t) => t.mint);
-  worldPools = manifest.tokens.flatMap((t) => t.pools.map((p) => p.address));
-  console.log(`[rest.fuzz] seed ${SEED} (route i uses seed ${SEED}+i), ${RUNS} runs × ${CHUNK} requests per route`);
-});
 
 // ---- arbitraries -------------------------------------------------------------------------------------------------
 
@@ -170,24 +167,37 @@ function describeFailure(req: FuzzRequest, verdict: Extract<Verdict, { ok: false
   ].join("\n");
 }
 
-describe("REST fuzz: no 5xx, exact envelopes, JSON 200s", () => {
-  it.each(ROUTES.map((route, i) => [route, i] as const))(`%s: ${RUNS * CHUNK} random requests`, async (route, i) => {
-    const seed = SEED + i;
-    const statuses: Record<number, number> = {};
-    const started = Date.now();
-    let inRequests = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(fuzzRequest(route), { minLength: CHUNK, maxLength: CHUNK }), async (chunk) => {
-        const t0 = Date.now();
-        const verdicts = await Promise.all(chunk.map(send));
-        inRequests += Date.now() - t0;
-        for (const v of verdicts) statuses[v.status] = (statuses[v.status] ?? 0) + 1;
-        const index = verdicts.findIndex((v) => !v.ok);
-        if (index >= 0) throw new Error(describeFailure(chunk[index]!, verdicts[index] as Extract<Verdict, { ok: false }>));
-      }),
-      { seed, numRuns: RUNS },
-    );
-    console.log(`[rest.fuzz] ${route} (seed ${seed}): ${Date.now() - started} ms (${inRequests} in requests), statuses ${JSON.stringify(statuses)}`);
-    expect(Object.values(statuses).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(5_000);
-  }, 120_000);
-});
+/**
+ * The fuzz of `routes` (some of {@link REST_FUZZ_ROUTES}): the routes are split over several files so the worker lanes
+ * can share them out (each route is ~30 s of requests); each route keeps its own seed.
+ */
+export function describeRestFuzz(routes: readonly (typeof REST_FUZZ_ROUTES)[number][]): void {
+  describe("REST fuzz: no 5xx, exact envelopes, JSON 200s", () => {
+    beforeAll(async () => {
+      key = await newApiKey({ plan: "dev" });
+      const manifest = await world();
+      worldMints = manifest.tokens.map((t) => t.mint);
+      worldPools = manifest.tokens.flatMap((t) => t.pools.map((p) => p.address));
+      console.log(`[rest.fuzz] seed ${SEED} (route i uses seed ${SEED}+i), ${RUNS} runs × ${CHUNK} requests per route`);
+    });
+    it.each(routes.map((route) => [route, REST_FUZZ_ROUTES.indexOf(route)] as const))(`%s: ${RUNS * CHUNK} random requests`, async (route, i) => {
+      const seed = SEED + i;
+      const statuses: Record<number, number> = {};
+      const started = Date.now();
+      let inRequests = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(fuzzRequest(route), { minLength: CHUNK, maxLength: CHUNK }), async (chunk) => {
+          const t0 = Date.now();
+          const verdicts = await Promise.all(chunk.map(send));
+          inRequests += Date.now() - t0;
+          for (const v of verdicts) statuses[v.status] = (statuses[v.status] ?? 0) + 1;
+          const index = verdicts.findIndex((v) => !v.ok);
+          if (index >= 0) throw new Error(describeFailure(chunk[index]!, verdicts[index] as Extract<Verdict, { ok: false }>));
+        }),
+        { seed, numRuns: RUNS },
+      );
+      console.log(`[rest.fuzz] ${route} (seed ${seed}): ${Date.now() - started} ms (${inRequests} in requests), statuses ${JSON.stringify(statuses)}`);
+      expect(Object.values(statuses).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(5_000);
+    }, 120_000);
+  });
+}
