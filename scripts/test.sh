@@ -94,8 +94,9 @@ done
 if [ -f .vitest-report.json ]; then
   # A suite that fails to load has no failed tests of its own, and a phase that died wrote no report: count both so the
   # line never reads "0 failed" on a red run.
-  # The failures again, last, where a reader of only the end of the output sees them.
-  node -e 'const r=require("./.vitest-report.json");for(const f of r.testResults||[]){const t=(f.assertionResults||[]).filter((a)=>a.status==="failed");if(f.status==="failed"&&!t.length)console.log("FAILED (file did not load) "+f.name.replace(process.cwd()+"/","")+": "+String(f.message||"").split("\n")[0].slice(0,300));for(const a of t)console.log("FAILED "+f.name.replace(process.cwd()+"/","")+" > "+a.fullName+": "+String((a.failureMessages||[])[0]||"").split("\n")[0].slice(0,300))}'
+  # The failures again, last, where a reader of only the end of the output sees them: the message and its diff
+  # (the stack left out), so a failure seen only in a CI tail says what it saw.
+  node -e 'const r=require("./.vitest-report.json");for(const f of r.testResults||[]){const t=(f.assertionResults||[]).filter((a)=>a.status==="failed");if(f.status==="failed"&&!t.length)console.log("FAILED (file did not load) "+f.name.replace(process.cwd()+"/","")+": "+String(f.message||"").split("\n")[0].slice(0,300));for(const a of t){const m=String((a.failureMessages||[])[0]||"").split("\n").filter((l)=>!/^\s+at /.test(l));console.log("FAILED "+f.name.replace(process.cwd()+"/","")+" > "+a.fullName+": "+m[0].slice(0,300));for(const l of m.slice(1,24))if(l.trim())console.log("    "+l.slice(0,400))}}'
   echo "npm test took $(( $(date +%s) - test_started )) s (type check, bundle and every test)"
   MISSING=$missing node -e 'const r=require("./.vitest-report.json");const f=(r.numFailedTests||r.numFailedTestSuites)+Number(process.env.MISSING);console.log(r.numPassedTests+" passed, "+f+" failed")'
 else

@@ -66,7 +66,9 @@ describe("cron → registry → price, within the registry memo", () => {
       }
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect([...pending].map((m) => `${m} ${lastAnswer.get(m)}`), "still 404 after the registry memo").toEqual([]);
+    const stillMissing = [...pending].map((m) => `${m} ${lastAnswer.get(m)}`);
+    // the answers themselves in the message: a CI log's last lines then say what the price path refused
+    expect(stillMissing, `still 404 after the registry memo: ${stillMissing.join(" | ")}`).toEqual([]);
     for (const [mint, ms] of pricedAfter) expect(ms, mint).toBeLessThanOrEqual(limits.registryMemoMs + 1000);
   });
 });

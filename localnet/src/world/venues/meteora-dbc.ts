@@ -208,7 +208,10 @@ export class MeteoraDbcVenue implements PoolVenue<DbcPool> {
       fee = feeAt(amountIn, rate);
       curveIn = amountIn - fee;
       next = s + (curveIn * Q128) / L;
-      if (next >= c.sqrtMigration) return null; // would complete the curve: not modelled during life
+      // would complete the curve (not modelled during life). The program's test is the quote reserve reaching the
+      // threshold (is_curve_complete); rounding lets it get there a few atoms before sqrt_price reaches the migration
+      // price, so both are checked: a pool the program would call complete never trades on here.
+      if (next >= c.sqrtMigration || p.quoteReserve + curveIn >= c.migrationQuoteThreshold) return null;
       out = (L * (next - s)) / (s * next);
       if (out >= p.baseReserve) return null;
     } else {
