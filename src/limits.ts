@@ -179,6 +179,16 @@ export const limits = {
     blockRetentionMs: 48 * 3_600_000,
     failureRetentionMs: 7 * 24 * 3_600_000,
   },
+  /**
+   * The SOL/USD carry of a reader that did not just read the block before (src/trades/sol-usd-carry.ts): the trade
+   * index's ranges taken out of order, the chain tail's first block. It looks back this many slots (~1 min of mainnet)
+   * and reads at most this many blocks (a mainnet block nearly always has SOL/stable swaps: one read; localnet's arbitrage
+   * skips about one block in twelve); past them it takes the live SOL/USD.
+   */
+  solUsdCarry: {
+    slots: 150,
+    blockReads: 8,
+  },
   /** API keys validated in this isolate are trusted this long before KV is read again (ms); bounds revocation delay. */
   authCacheMs: 5000,
   /**

@@ -39,7 +39,8 @@
  * Storage (this object's, key → value):
  * - `room:<room>` → string[]: the topics a room registered (`setTopics`); absent when it has none.
  * - `cursor` → number: the last slot handled (absent: start at the tip on the next run).
- * - `solUsd` → number | null: the SOL/USD of the last block read (`readBlock`'s carry for blocks with no SOL/stable swap).
+ * - `solUsd` → { after, solUsd }: the SOL/USD in force after block `after` (`readBlock`'s carry for blocks with no
+ *   SOL/stable swap); used only while `after` is the cursor, else found again (src/trades/sol-usd-carry.ts).
  * A room is named by the name it was created with (`STREAM_ROOM.idFromName`, "shard-N") or by its Durable Object id
  * (`ctx.id.toString()`, 64 hex digits).
  */
@@ -54,6 +55,7 @@ import { openUpstreamSocket } from "../rpc/upstream-socket";
 import { servicesOf } from "../services";
 import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../solana/well-known";
 import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
+import { chainSolUsdSources, solUsdBefore } from "../trades/sol-usd-carry";
 import type { StoredBlock } from "../trades/trade-store";
 import { ChainTailState, isSlotNotification } from "./chain-tail-state";
 import { addressesOf, blockEvents, correctionEvent, gapEvent, mintsToPrice, priceEvents, processedPriceEvents } from "./stream-event-builders";
@@ -62,6 +64,12 @@ import { newEpoch, type PublishPosition } from "./publish-position";
 
 const ROOM_PREFIX = "room:";
 const roomIdForm = /^[0-9a-f]{64}$/;
+
+/** The SOL/USD in force after block `after` (null: none known). */
+interface SolUsdCarry {
+  after: number;
+  solUsd: number | null;
+}
 
 const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>) =>
   (level === "error" ? console.error : level === "warn" ? console.warn : console.log)(JSON.stringify({ level, chainTail: true, ...fields }));
@@ -225,13 +233,18 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     const { result: slots } = await upstream.call<number[]>("getBlocks", [cursor + 1, tip, { commitment: "confirmed" }], { idempotent: true });
     await this.publishCorrections(this.state.settleProcessed(slots, cursor + 1, tip));
     const { page, more } = this.state.page(slots, cursor, tip);
+    const kept = await this.ctx.storage.get<SolUsdCarry>("solUsd");
+    // the SOL/USD carried from the block at the cursor; any other (a cursor set afresh, slots skipped) is not this chain's
+    const carried = typeof kept === "object" && kept !== null && kept.after === cursor ? kept.solUsd : undefined;
     if (page.length === 0) {
-      await this.ctx.storage.put("cursor", tip);
+      // no block up to the tip: the carry goes on
+      await this.ctx.storage.put(carried === undefined ? { cursor: tip } : { cursor: tip, solUsd: { after: tip, solUsd: carried } });
       return false;
     }
     // Read together, handled in slot order; an upstream fault stops at the block before it (retried on the next run).
     const answers = await Promise.allSettled(page.map((slot) => fetchBlock(upstream, slot)));
-    let solUsd = (await this.ctx.storage.get<number | null>("solUsd")) ?? (await this.priceService().solUsd(this.priceCaller).catch(() => null));
+    // The first block's carry as the trade index finds it (sol-usd-carry.ts), so REST and the stream price its trades alike.
+    let solUsd = carried !== undefined ? carried : await solUsdBefore(chainSolUsdSources(this.env.DB, upstream, () => this.priceService().solUsd(this.priceCaller).catch(() => null)), page[0]!);
     await this.loadEpoch();
     for (let k = 0; k < page.length; k++) {
       const slot = page[k]!;
@@ -251,7 +264,7 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
         }
       }
       cursor = slot;
-      await this.ctx.storage.put({ cursor, solUsd });
+      await this.ctx.storage.put({ cursor, solUsd: { after: cursor, solUsd } satisfies SolUsdCarry });
     }
     return more;
   }

@@ -8,13 +8,14 @@
 import { limits } from "../limits";
 import type { Upstream } from "../solana/upstream";
 import { BlockParseError, fetchBlock, readBlock, type JsonBlock } from "./block-reading";
+import { chainSolUsdSources, solUsdBefore } from "./sol-usd-carry";
 import { unpricedQuotes, valueThroughQuotes } from "./trade-pricing";
-import { storeBlocks, storedSlots, type StoredBlock } from "./trade-store";
+import { storeBlocks, storedSolUsd, type StoredBlock } from "./trade-store";
 
 export interface IngestDeps {
   db: D1Database;
   upstream: Upstream;
-  /** SOL/USD now, for the very first block when no stored block has one (never a constant) */
+  /** SOL/USD now, when no block shortly before a range's first has a SOL/stable swap (sol-usd-carry.ts; never a constant) */
   liveSolUsd(): Promise<number | null>;
   /**
    * USD per unit of quote tokens that are neither SOL nor a dollar stable (an LST, USD1, a memecoin), as the price
@@ -31,15 +32,6 @@ export interface RangeReport {
   failures: number;
   /** D1 rows written storing them (index entries included) */
   rowsWritten: number;
-}
-
-/** The SOL/USD of the last stored block before `slot` (the carry for blocks without a SOL/stable swap). */
-async function solUsdBefore(deps: IngestDeps, slot: number): Promise<number | null> {
-  const row = await deps.db
-    .prepare("SELECT sol_usd FROM ingested_blocks WHERE slot < ? AND sol_usd IS NOT NULL ORDER BY slot DESC LIMIT 1")
-    .bind(slot)
-    .first<{ sol_usd: number }>();
-  return row?.sol_usd ?? (await deps.liveSolUsd());
 }
 
 async function recordFailure(db: D1Database, slot: number, reason: string): Promise<void> {
@@ -68,7 +60,8 @@ async function valueQuotedInTokens(deps: IngestDeps, blocks: StoredBlock[]): Pro
   for (const block of blocks) block.trades = valueThroughQuotes(block.trades, block.solUsd, usdOf);
 }
 
-const emptyBlock = (slot: number): StoredBlock => ({ slot, blockTime: null, solUsd: null, trades: [], events: [], pools: [] });
+/** A block that could not be read: no trades, and the carry passes over it (stored after it, for the next block's reader). */
+const emptyBlock = (slot: number, solUsd: number | null): StoredBlock => ({ slot, blockTime: null, solUsd, trades: [], events: [], pools: [] });
 
 /**
  * Ingests [from, to]. `lastAttempt`: blocks that still cannot be read are skipped (recorded) instead of failing the range.
@@ -77,9 +70,13 @@ const emptyBlock = (slot: number): StoredBlock => ({ slot, blockTime: null, solU
 export async function ingestRange(deps: IngestDeps, from: number, to: number, lastAttempt = false): Promise<RangeReport> {
   const report: RangeReport = { from, to, blocks: 0, trades: 0, failures: 0, rowsWritten: 0 };
   const { result: slots } = await deps.upstream.call<number[]>("getBlocks", [from, to, { commitment: "confirmed" }], { idempotent: true });
-  const done = await storedSlots(deps.db, slots);
-  const missing = slots.filter((s) => !done.has(s)).sort((a, b) => a - b);
-  let solUsd = missing.length > 0 ? await solUsdBefore(deps, missing[0]!) : null;
+  const stored = await storedSolUsd(deps.db, slots);
+  const missing = slots.filter((s) => !stored.has(s)).sort((a, b) => a - b);
+  // The carry before each block is the chain's, whatever order ranges are taken in: the block before it read here
+  // (just before, in slot order), or stored, or else found by solUsdBefore (not the last block this range happened to read).
+  const before = new Map(slots.map((s, i) => [s, slots[i - 1]]));
+  const sources = chainSolUsdSources(deps.db, deps.upstream, deps.liveSolUsd);
+  let solUsd: number | null | undefined;
   for (let i = 0; i < missing.length; i += limits.tradeIngest.blockConcurrency) {
     const page = missing.slice(i, i + limits.tradeIngest.blockConcurrency);
     const answers = await Promise.allSettled(page.map((slot) => fetchBlock(deps.upstream, slot)));
@@ -91,24 +88,26 @@ export async function ingestRange(deps: IngestDeps, from: number, to: number, la
       if (answer.status === "rejected") {
         const err = answer.reason;
         if (!lastAttempt) {
-          fault ??= err;
-          continue;
+          // stop at the block before it: the blocks after it need its SOL/USD (the retry starts here, with it stored)
+          fault = err;
+          break;
         }
         await recordFailure(deps.db, slot, `unreadable after retries: ${err instanceof Error ? err.message : String(err)}`);
         report.failures++;
-        blocks.push(emptyBlock(slot));
+        blocks.push(emptyBlock(slot, (await carryBefore(slot, false)) ?? null));
         continue;
       }
       if (answer.value === null) continue;
+      const carry = await carryBefore(slot);
       try {
-        const block = readBlock(slot, answer.value as JsonBlock, solUsd);
+        const block = readBlock(slot, answer.value as JsonBlock, carry ?? null);
         solUsd = block.solUsd;
         blocks.push(block);
       } catch (err) {
         // A parser bug on one block must not stall the index: the block is recorded and skipped like a malformed one.
         await recordFailure(deps.db, slot, err instanceof BlockParseError ? err.message : `parse error: ${err instanceof Error ? err.message : String(err)}`);
         report.failures++;
-        blocks.push(emptyBlock(slot));
+        blocks.push(emptyBlock(slot, carry ?? null));
       }
     }
     await valueQuotedInTokens(deps, blocks);
@@ -118,4 +117,16 @@ export async function ingestRange(deps: IngestDeps, from: number, to: number, la
     if (fault) throw fault;
   }
   return report;
+
+  /**
+   * The SOL/USD in force before `slot`, kept in `solUsd` while the blocks are read in slot order (undefined: not known
+   * here). `find`: look it up when unknown; a block that could not be read just passes on what is known.
+   */
+  async function carryBefore(slot: number, find = true): Promise<number | null | undefined> {
+    const previous = before.get(slot);
+    if (previous === undefined) solUsd = undefined;
+    else if (stored.has(previous)) solUsd = stored.get(previous) ?? undefined;
+    if (solUsd === undefined && find) solUsd = await solUsdBefore(sources, slot);
+    return solUsd;
+  }
 }

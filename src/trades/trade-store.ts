@@ -121,3 +121,13 @@ export async function storedSlots(db: D1Database, slots: readonly number[]): Pro
     .all<{ slot: number }>();
   return new Set(results.map((r) => r.slot));
 }
+
+/** Which of `slots` are stored already, with the SOL/USD stored after each (its own or the carry; null: none known). */
+export async function storedSolUsd(db: D1Database, slots: readonly number[]): Promise<Map<number, number | null>> {
+  if (slots.length === 0) return new Map();
+  const { results } = await db
+    .prepare("SELECT slot, sol_usd FROM ingested_blocks WHERE slot IN (SELECT value FROM json_each(?1))")
+    .bind(JSON.stringify(slots))
+    .all<{ slot: number; sol_usd: number | null }>();
+  return new Map(results.map((r) => [r.slot, r.sol_usd]));
+}
