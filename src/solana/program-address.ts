@@ -425,6 +425,24 @@ const T = fe();
  */
 export function isOnCurve(bytes: Uint8Array): boolean {
   for (let i = 0; i < 16; i++) Y[i] = bytes[2 * i]! | (bytes[2 * i + 1]! << 8);
+  return yOnCurve(((bytes[31] as number) & 0x80) !== 0);
+}
+
+/**
+ * isOnCurve of a SHA-256 state's digest (its words big-endian), read straight into y's 16-bit limbs (little-endian):
+ * the digest's bytes are only written out for the address, once an attempt lands off the curve.
+ */
+function digestOnCurve(state: Int32Array): boolean {
+  for (let i = 0; i < 8; i++) {
+    const word = state[i]!;
+    Y[2 * i] = ((word >>> 24) & 0xff) | ((word >>> 8) & 0xff00);
+    Y[2 * i + 1] = ((word >>> 8) & 0xff) | ((word << 8) & 0xff00);
+  }
+  return yOnCurve((state[7]! & 0x80) !== 0);
+}
+
+/** The on-curve test of the 16 limbs in Y, bit 255 (the sign of x) given apart. */
+function yOnCurve(signBit: boolean): boolean {
   Y[15] = Y[15]! & 0x7fff;
   feSquare(Y2, Y);
   for (let i = 0; i < 16; i++) T[i] = Y2[i]! + A_LIMBS[i]!; // limbs < 2^17: products < 2^34, columns far below 2^53
@@ -434,7 +452,7 @@ export function isOnCurve(bytes: Uint8Array): boolean {
   feFreeze(T); // T = u·v / d
   let zero = true;
   for (let i = 0; i < 16; i++) if (T[i] !== 0) zero = false;
-  if (zero) return ((bytes[31] as number) & 0x80) === 0; // u = 0 (v ≠ 0): x = 0
+  if (zero) return !signBit; // u = 0 (v ≠ 0): x = 0
   return legendre(T) === -1; // d is not a square
 }
 
@@ -521,6 +539,7 @@ export function findProgramAddressSync(programAddress: Address, seeds: readonly 
     STATE.set(MIDSTATE);
     compress(STATE, message, fixedBlocks * 64);
     for (let b = 0; b < constantBlocks; b++) rounds(STATE, SCHEDULES, b * 64);
+    if (digestOnCurve(STATE)) continue;
     for (let i = 0; i < 8; i++) {
       const word = STATE[i]!;
       DIGEST[4 * i] = word >>> 24;
@@ -528,7 +547,7 @@ export function findProgramAddressSync(programAddress: Address, seeds: readonly 
       DIGEST[4 * i + 2] = (word >>> 8) & 0xff;
       DIGEST[4 * i + 3] = word & 0xff;
     }
-    if (!isOnCurve(DIGEST)) return [base58Encode(DIGEST) as Address, bump];
+    return [base58Encode(DIGEST) as Address, bump];
   }
   throw new Error("no off-curve program address for these seeds");
 }
