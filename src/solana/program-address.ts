@@ -10,12 +10,13 @@ import { base58Encode } from "./base58";
  *   once per PDA (seeds of 64 bytes and more: most pool PDAs), and the schedules of the blocks after it (program,
  *   marker, padding) are computed once per PDA;
  * - the on-curve test is the Legendre symbol of u·v (x² = u/v) computed with field arithmetic in 16-bit limbs
- *   (doubles: two squarings) and an odd-quotient Euclid batched on 52-bit approximations (no BigInt but for a
- *   ~2^-25 fallback);
+ *   (doubles: two squarings, written out) and Lehmer's Euclid on 52-bit tops, the symbol read off the remainders'
+ *   low bits (no BigInt but for a ~2^-25 fallback);
  * - the program's 32 bytes are decoded once per program (kit's BigInt decoder costs ~20 µs a call).
- * Node 20: ~7 µs a PDA (was ~70 µs with node:crypto's hash and a BigInt Jacobi symbol). Equivalence with kit is tested
- * on thousands of random points and seed sets, the Jacobi symbol against the BigInt Euclid on edge values
- * (test/unit/solana/program-address.test.ts).
+ * Node 20: ~7 µs a PDA, of which the Jacobi symbol ~45 %, SHA-256 ~20 %, the two squarings ~10 %, base58 ~8 % (was
+ * ~70 µs with node:crypto's hash and a BigInt Jacobi symbol; ~9.5 µs with the odd-quotient Euclid and looped squaring,
+ * 2026-12). Equivalence with kit is tested on thousands of random points and seed sets, the limb arithmetic and the
+ * Jacobi symbol against BigInt on edge values (test/unit/solana/program-address.test.ts).
  */
 // ---------------------------------------------------------------------------------------------------------------
 // SHA-256 (FIPS 180-4). Constants computed exactly at load (integer roots in BigInt) instead of a hand-typed table.
@@ -89,7 +90,6 @@ function rounds(state: Int32Array, w: Int32Array, wAt: number): void {
 
 type Fe = Float64Array;
 const fe = (): Fe => new Float64Array(16);
-const PRODUCT = new Float64Array(31);
 
 export function feFromBigInt(value: bigint): Fe {
   const out = fe();
@@ -115,72 +115,116 @@ const B_LIMBS = feFromBigInt(B_BIG);
 const INVERSE_2_16 = 2 ** -16;
 /** Carries every limb into [0, 2^16); the value (mod p) is unchanged and ends in [0, 2^256). */
 function feCarry(o: Fe): void {
-  for (;;) {
-    let c = 0;
-    for (let i = 0; i < 16; i++) {
+  let c = 0;
+  for (let i = 0; i < 16; i++) {
+    const x = o[i]! + c;
+    c = Math.floor(x * INVERSE_2_16); // × 2^−16 is exact; a division is several times dearer
+    o[i] = x - c * 65536;
+  }
+  // 2^256 ≡ 38: the top carry goes back in at limb 0 and ripples only as far as it carries (mostly a limb or two)
+  while (c !== 0) {
+    c *= 38;
+    for (let i = 0; i < 16 && c !== 0; i++) {
       const x = o[i]! + c;
-      c = Math.floor(x * INVERSE_2_16); // × 2^−16 is exact; a division is several times dearer
+      c = Math.floor(x * INVERSE_2_16);
       o[i] = x - c * 65536;
     }
-    if (c === 0) return;
-    o[0] = o[0]! + 38 * c;
   }
 }
 
-/** o = a² mod p: each cross product once, doubled. `o` may alias `a`. */
+/**
+ * o = a² mod p: each cross product once, doubled; 2^256 ≡ 38 folds the high columns in. Written out column by column
+ * (the limbs in locals): V8 runs the same sums as nested loops over typed arrays ~2.7× slower. `o` may alias `a`.
+ */
 function feSquare(o: Fe, a: Fe): void {
-  const t = PRODUCT;
-  for (let k = 0; k < 31; k++) {
-    let sum = 0;
-    let i = k < 16 ? 0 : k - 15;
-    let j = k - i;
-    for (; i < j; i++, j--) sum += a[i]! * a[j]!;
-    sum *= 2;
-    if (i === j) sum += a[i]! * a[i]!;
-    t[k] = sum;
-  }
-  for (let i = 0; i < 15; i++) o[i] = t[i]! + 38 * t[i + 16]!;
-  o[15] = t[15]!;
+  const a0 = a[0]!, a1 = a[1]!, a2 = a[2]!, a3 = a[3]!, a4 = a[4]!, a5 = a[5]!, a6 = a[6]!, a7 = a[7]!;
+  const a8 = a[8]!, a9 = a[9]!, a10 = a[10]!, a11 = a[11]!, a12 = a[12]!, a13 = a[13]!, a14 = a[14]!, a15 = a[15]!;
+  const t16 = 2 * (a1 * a15 + a2 * a14 + a3 * a13 + a4 * a12 + a5 * a11 + a6 * a10 + a7 * a9) + a8 * a8;
+  const t17 = 2 * (a2 * a15 + a3 * a14 + a4 * a13 + a5 * a12 + a6 * a11 + a7 * a10 + a8 * a9);
+  const t18 = 2 * (a3 * a15 + a4 * a14 + a5 * a13 + a6 * a12 + a7 * a11 + a8 * a10) + a9 * a9;
+  const t19 = 2 * (a4 * a15 + a5 * a14 + a6 * a13 + a7 * a12 + a8 * a11 + a9 * a10);
+  const t20 = 2 * (a5 * a15 + a6 * a14 + a7 * a13 + a8 * a12 + a9 * a11) + a10 * a10;
+  const t21 = 2 * (a6 * a15 + a7 * a14 + a8 * a13 + a9 * a12 + a10 * a11);
+  const t22 = 2 * (a7 * a15 + a8 * a14 + a9 * a13 + a10 * a12) + a11 * a11;
+  const t23 = 2 * (a8 * a15 + a9 * a14 + a10 * a13 + a11 * a12);
+  const t24 = 2 * (a9 * a15 + a10 * a14 + a11 * a13) + a12 * a12;
+  const t25 = 2 * (a10 * a15 + a11 * a14 + a12 * a13);
+  const t26 = 2 * (a11 * a15 + a12 * a14) + a13 * a13;
+  const t27 = 2 * (a12 * a15 + a13 * a14);
+  const t28 = 2 * a13 * a15 + a14 * a14;
+  const t29 = 2 * a14 * a15;
+  const t30 = a15 * a15;
+  o[0] = a0 * a0 + 38 * t16;
+  o[1] = 2 * a0 * a1 + 38 * t17;
+  o[2] = 2 * a0 * a2 + a1 * a1 + 38 * t18;
+  o[3] = 2 * (a0 * a3 + a1 * a2) + 38 * t19;
+  o[4] = 2 * (a0 * a4 + a1 * a3) + a2 * a2 + 38 * t20;
+  o[5] = 2 * (a0 * a5 + a1 * a4 + a2 * a3) + 38 * t21;
+  o[6] = 2 * (a0 * a6 + a1 * a5 + a2 * a4) + a3 * a3 + 38 * t22;
+  o[7] = 2 * (a0 * a7 + a1 * a6 + a2 * a5 + a3 * a4) + 38 * t23;
+  o[8] = 2 * (a0 * a8 + a1 * a7 + a2 * a6 + a3 * a5) + a4 * a4 + 38 * t24;
+  o[9] = 2 * (a0 * a9 + a1 * a8 + a2 * a7 + a3 * a6 + a4 * a5) + 38 * t25;
+  o[10] = 2 * (a0 * a10 + a1 * a9 + a2 * a8 + a3 * a7 + a4 * a6) + a5 * a5 + 38 * t26;
+  o[11] = 2 * (a0 * a11 + a1 * a10 + a2 * a9 + a3 * a8 + a4 * a7 + a5 * a6) + 38 * t27;
+  o[12] = 2 * (a0 * a12 + a1 * a11 + a2 * a10 + a3 * a9 + a4 * a8 + a5 * a7) + a6 * a6 + 38 * t28;
+  o[13] = 2 * (a0 * a13 + a1 * a12 + a2 * a11 + a3 * a10 + a4 * a9 + a5 * a8 + a6 * a7) + 38 * t29;
+  o[14] = 2 * (a0 * a14 + a1 * a13 + a2 * a12 + a3 * a11 + a4 * a10 + a5 * a9 + a6 * a8) + a7 * a7 + 38 * t30;
+  o[15] = 2 * (a0 * a15 + a1 * a14 + a2 * a13 + a3 * a12 + a4 * a11 + a5 * a10 + a6 * a9 + a7 * a8);
   feCarry(o);
 }
 
 const REDUCED = fe();
-/** The canonical value of a carried element: subtracts p while the value is at least p (at most twice below 2^256). */
+/**
+ * The canonical value of a carried element: 2^255 ≡ 19 folds the top bit in (half of all values), leaving a value
+ * below 2^255 + 19, which is at least p only when its top limb is p's (once in 2^15): then p is subtracted.
+ */
 function feFreeze(o: Fe): void {
-  for (let round = 0; round < 2; round++) {
-    let borrow = 0;
-    for (let i = 0; i < 16; i++) {
-      let x = o[i]! - P_LIMBS[i]! - borrow;
-      borrow = x < 0 ? 1 : 0;
-      x += borrow * 65536;
-      REDUCED[i] = x;
+  if (o[15]! >= 32768) {
+    o[15] = o[15]! - 32768;
+    let c = 19;
+    for (let i = 0; i < 16 && c !== 0; i++) {
+      const x = o[i]! + c;
+      c = x >= 65536 ? 1 : 0;
+      o[i] = x - c * 65536;
     }
-    if (borrow === 1) return;
-    o.set(REDUCED);
   }
+  if (o[15]! < 32767) return;
+  let borrow = 0;
+  for (let i = 0; i < 16; i++) {
+    let x = o[i]! - P_LIMBS[i]! - borrow;
+    borrow = x < 0 ? 1 : 0;
+    x += borrow * 65536;
+    REDUCED[i] = x;
+  }
+  if (borrow === 0) o.set(REDUCED);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Jacobi symbol (g/p) by an odd-quotient Euclid, batched à la Lehmer. With a > b both odd, positive and coprime, and
-// the symbol tracked as ±(b/a):
-//   q = the odd one of ⌊a/b⌋ and ⌊a/b⌋ − 1, r = a − q·b (even, in [0, 2b)), r = 2^k·r' with r' odd;
-//   (b/a) = ±(a/b) (reciprocity: flips when a ≡ b ≡ 3 mod 4) = ±(r/b) = ±(2/b)^k·(r'/b) (flips when k is odd and
-//   b ≡ 3 or 5 mod 8); the pair becomes (b, r'), until b = 1 (where the symbol is the tracked sign).
-// A quotient of 0 (a < b) swaps the pair (reciprocity). Each batch runs steps on 52-bit approximations of a and b
-// (their top bits at one scale; ~80 steps and ~9 batches for 255-bit operands, where binary divsteps take ~750 steps
-// in ~29 batches) with their exact low 32 bits as int32 (enough for the signs and the twos: a batch stops before its
-// shifts K exceed 26), tracking the 2×2 matrix of signed integers with (a, b) = M·(A, B)/2^K, then applies it to the
-// full operands in 26-bit limbs (|entries| ≤ 2^25: every limb product sum < 2^53, exact). A step is taken only when
-// the approximate r' exceeds its error bound (the truncated top bits and the roundings, through the matrix), so the
-// true r' is positive and every step is exact bookkeeping; a wrong approximate quotient only costs progress. Below
-// 2^52 both operands are exact doubles and the steps run on them directly. An operand that stalls a batch (a
-// quotient ≥ 2^25, ~2^-25 per step) or runs past `MAX_BATCHES` goes to the BigInt Euclid, so the result is exact.
+// Jacobi symbol (g/p) by Lehmer's Euclid (ordinary quotients) with the symbol read off the low bits of the remainders.
+// For a pair (x, y) of coprime nonnegative integers, at least one odd, let J(x, y) = (y/x) when x is odd, else (x/y).
+// A step (x, y) → (y, r), r = x − q·y, keeps J up to a sign known from the low bits of x, y and r alone:
+//   x even (y odd): (x/y) = (r/y) = J(y, r) — no flip;
+//   x, y odd: (y/x) = (x/y)·(−1 when x ≡ y ≡ 3 mod 4) = (r/y)·… = J(y, r)·…;
+//   x odd, y = 2^e·y' even (r odd, r ≡ x mod y): (y/x) = (y/r)·((2/x)(2/r))^e·(−1 when y' ≡ 3 and x ≢ r mod 4)
+//   (the twos and reciprocity through y', with x ≡ r mod y').
+// J(p, g) = (g/p), and the sequence ends at (1, 0), where J = 1. Ordinary quotients (not the odd ones with the twos
+// divided out, nor the nearest ones) keep a step to a division, a multiply and a subtraction on one chain, all on exact
+// doubles: measured fastest (~1.6 µs a symbol against ~2.4 µs for the odd-quotient Euclid, Node 20, 2026-12).
+// Each batch runs the steps on the top 52 bits of both operands (exact integers) with the matrix of cofactors, its
+// entries bounded by 2^25, and their exact low 32 bits as int32 (Math.imul: exact mod 2^32) for the signs; a step is
+// taken only when Jebelean's condition shows its quotient to be the true one: with cofactor magnitudes V (which
+// dominate from the first step), r ≥ V_next and y − r ≥ V + V_next (the truncated low bits move each value by less
+// than its cofactors' magnitudes at the top's scale). The batch then applies the matrix to the operands in 26-bit
+// limbs (|entries| ≤ 2^25: every limb product sum < 2^53, exact). Below 2^52 both operands are exact doubles and the
+// steps run on them directly. A quotient past the batch's room (an operand far below the other, ~2^-25 a batch), or
+// a remainder whose low 31 bits are all zero (its twos unknown, ~2^-31), or a run past `MAX_BATCHES` goes to the
+// BigInt Euclid, so the result is exact.
 
 const LIMB_BITS = 26;
 const LIMB = 2 ** LIMB_BITS;
 const INVERSE_LIMB = 2 ** -LIMB_BITS;
-/** 10 limbs hold 260 bits ≥ 255; two more give a batch's result room for a carry. */
-const LIMBS = 12;
+/** 10 limbs hold 260 bits ≥ 256; an eleventh keeps the top-bits read of the last batch in bounds. */
+const LIMBS = 11;
 const MAX_BATCHES = 40;
 const MAX_ENTRY = 2 ** 25;
 const JA = new Float64Array(LIMBS);
@@ -209,54 +253,16 @@ function toJacobiLimbs(o: Float64Array, src: Fe): void {
   while (k < LIMBS) o[k++] = 0;
 }
 
-/** The low 32 bits of a nonnegative integer double below 2^53, as int32. */
-function lowWord(x: number): number {
-  return (x - Math.floor(x * 2 ** -32) * 2 ** 32) | 0;
-}
-
-/** Bit length of a limb-sized (< 2^26) nonnegative integer. */
-const bitLength = (x: number): number => 32 - Math.clz32(x);
-
-/** floor(x / 2^(26j + t)) for limbs x < 2^(26j + t + 52): an exact integer below 2^52. */
-function topBits(x: Float64Array, j: number, t: number): number {
-  return x[j + 2]! * POWERS_OF_TWO[52 - t]! + x[j + 1]! * POWERS_OF_TWO[26 - t]! + Math.floor(x[j]! * INVERSE_POWERS_OF_TWO[t]!);
-}
-
 /**
- * (A, B) ← ((m00·A + m01·B)/2^K, (m10·A + m11·B)/2^K) over limbs 0..len (limb len zero on entry, room for a carry);
- * the division is exact, applied a limb behind the products. Returns the new length.
+ * 1 when the symbol flips on the step (x, y) → (y, r), from their low 32 bits (int32) — y's low 31 bits not all
+ * zero, so that its twos and the two bits above them are known. Branch-free: y's parity picks between the cases.
  */
-function applyMatrix(len: number, m00: number, m01: number, m10: number, m11: number, shift: number): number {
-  const a = JA;
-  const b = JB;
-  const inverse = INVERSE_POWERS_OF_TWO[shift]!;
-  const low = POWERS_OF_TWO[shift]!;
-  const up = POWERS_OF_TWO[LIMB_BITS - shift]!;
-  let carryA = 0;
-  let carryB = 0;
-  let previousA = 0;
-  let previousB = 0;
-  for (let i = 0; i <= len; i++) {
-    const ai = a[i]!;
-    const bi = b[i]!;
-    const xa = m00 * ai + m01 * bi + carryA;
-    const xb = m10 * ai + m11 * bi + carryB;
-    carryA = Math.floor(xa * INVERSE_LIMB); // signed: floor keeps the limb in [0, 2^26)
-    carryB = Math.floor(xb * INVERSE_LIMB);
-    const la = xa - carryA * LIMB;
-    const lb = xb - carryB * LIMB;
-    if (i > 0) {
-      const highA = Math.floor(la * inverse);
-      const highB = Math.floor(lb * inverse);
-      a[i - 1] = Math.floor(previousA * inverse) + (la - highA * low) * up;
-      b[i - 1] = Math.floor(previousB * inverse) + (lb - highB * low) * up;
-    }
-    previousA = la;
-    previousB = lb;
-  }
-  a[len] = Math.floor(previousA * inverse); // the results are nonnegative and below 2^(26·(len + 1)): no carry left
-  b[len] = Math.floor(previousB * inverse);
-  return a[len] !== 0 || b[len] !== 0 ? len + 1 : len;
+function stepFlip(xl: number, yl: number, rl: number): number {
+  const bothOdd = (xl & yl & 2) >> 1;
+  const e = 31 - Math.clz32(yl & -yl);
+  const odd = yl >> e;
+  const yEven = ((e & ((xl >> 1) ^ (xl >> 2) ^ (rl >> 1) ^ (rl >> 2))) ^ ((odd >> 1) & ((xl ^ rl) >> 1))) & 1;
+  return xl & (yEven ^ ((bothOdd ^ yEven) & -(yl & 1))) & 1;
 }
 
 /** The Jacobi symbol (g/p) of a canonical nonzero g < p: 1 when g is a square mod p, −1 when not. */
@@ -265,133 +271,121 @@ function legendre(g: Fe): number {
   const b = JB;
   a.set(P_JACOBI);
   toJacobiLimbs(b, g);
-  if (b[0] === 0) return jacobiBigInt(feToBigInt(g), P_BIG); // 2^26 | g: once in 2^26
-  // b = g / 2^k, odd; (2/p) = −1 (p ≡ 5 mod 8), so the sign flips when k is odd
-  const low0 = b[0]! | 0;
-  const k0 = 31 - Math.clz32(low0 & -low0);
-  let sign = k0 & 1;
-  if (k0 > 0) {
-    const inverse = INVERSE_POWERS_OF_TWO[k0]!;
-    const mask = POWERS_OF_TWO[k0]!;
-    const up = POWERS_OF_TWO[LIMB_BITS - k0]!;
-    for (let i = 0; i < LIMBS - 1; i++) {
-      const next = b[i + 1]!;
-      const high = Math.floor(next * inverse);
-      b[i] = Math.floor(b[i]! * inverse) + (next - high * mask) * up;
-    }
-    b[LIMBS - 1] = Math.floor(b[LIMBS - 1]! * inverse);
-  }
+  let sign = 0;
   let len = 10;
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     while (len > 1 && a[len - 1] === 0 && b[len - 1] === 0) len--;
-    const bits = LIMB_BITS * (len - 1) + bitLength(Math.max(a[len - 1]!, b[len - 1]!));
-    if (bits <= 52) return sign ^ exactJacobiSign(a[0]! + a[1]! * LIMB, b[0]! + b[1]! * LIMB) ? -1 : 1;
+    const bits = LIMB_BITS * (len - 1) + 32 - Math.clz32(Math.max(a[len - 1]!, b[len - 1]!));
+    let xl = a[0]! | ((a[1]! & 63) << LIMB_BITS); // low 32 bits, exact as int32
+    let yl = b[0]! | ((b[1]! & 63) << LIMB_BITS);
+    if (bits <= 52) {
+      let x = a[0]! + a[1]! * LIMB;
+      let y = b[0]! + b[1]! * LIMB;
+      for (;;) {
+        if (y === 0) {
+          if (x !== 1) throw new Error("Jacobi symbol of operands with a common factor");
+          return sign === 0 ? 1 : -1;
+        }
+        if (yl << 1 === 0) break;
+        let q = Math.floor(x / y);
+        let r = x - q * y; // exact: q·y ≤ x + y < 2^53
+        if (r < 0) {
+          q--; // the rounded quotient may be one too high
+          r += y;
+        }
+        const rl = (xl - Math.imul(q, yl)) | 0;
+        sign ^= stepFlip(xl, yl, rl);
+        x = y;
+        y = r;
+        xl = yl;
+        yl = rl;
+      }
+      break;
+    }
+    if (yl << 1 === 0) break;
+    // the top 52 bits of both at one scale: floor(value / 2^(26j + t))
     const scale = bits - 52;
     const j = Math.floor(scale / LIMB_BITS);
     const t = scale - LIMB_BITS * j;
-    let ah = topBits(a, j, t);
-    let bh = topBits(b, j, t);
-    let al = a[0]! | ((a[1]! & 63) << LIMB_BITS); // low 32 bits, exact as int32
-    let bl = b[0]! | ((b[1]! & 63) << LIMB_BITS);
-    let m00 = 1, m01 = 0, m10 = 0, m11 = 1;
-    let normA = 1; // bounds on |m00| + |m01| and |m10| + |m11|
-    let normB = 1;
-    let shift = 0;
+    const high = POWERS_OF_TWO[52 - t]!;
+    const middle = POWERS_OF_TWO[LIMB_BITS - t]!;
+    const low = INVERSE_POWERS_OF_TWO[t]!;
+    let x = a[j + 2]! * high + a[j + 1]! * middle + Math.floor(a[j]! * low);
+    let y = b[j + 2]! * high + b[j + 1]! * middle + Math.floor(b[j]! * low);
+    // Cofactor magnitudes: after i steps x = u0·A + v0·B and y = u1·A + v1·B with u0 = (−1)^i·U0, v0 = (−1)^(i+1)·V0,
+    // u1 = (−1)^(i+1)·U1, v1 = (−1)^i·V1.
+    let u0 = 1;
+    let v0 = 0;
+    let u1 = 0;
+    let v1 = 1;
     let steps = 0;
-    for (;; steps++) {
-      const q0 = Math.floor(ah / bh);
-      if (q0 === 0) {
-        sign ^= (al & bl & 2) >> 1;
-        let x = ah;
-        ah = bh;
-        bh = x;
-        x = al;
-        al = bl;
-        bl = x;
-        x = normA;
-        normA = normB;
-        normB = x;
-        x = m00;
-        m00 = m10;
-        m10 = x;
-        x = m01;
-        m01 = m11;
-        m11 = x;
-        continue;
+    for (;;) {
+      let q = Math.floor(x / y);
+      let r = x - q * y;
+      if (r < 0) {
+        q--;
+        r += y;
       }
-      const q = q0 - 1 + (q0 & 1);
-      const rl = (al - Math.imul(q, bl)) | 0; // even; its zero low bits are r's twos while shift stays ≤ 26
-      const k = 31 - Math.clz32(rl & -rl);
-      const normR = normA + q * normB;
-      const normS = normB * POWERS_OF_TWO[k]!;
-      if (rl === 0 || shift + k > 26 || normR > MAX_ENTRY || normS > MAX_ENTRY) break;
-      const rh = (ah - q * bh) * INVERSE_POWERS_OF_TWO[k]!;
-      // the approximation's error is at most normR·(2·steps + 4)/2^(shift + k) + 4: only a surely positive r' goes on
-      if (rh <= normR * (2 * steps + 4) * INVERSE_POWERS_OF_TWO[shift + k]! + 4) break;
-      sign ^= ((al & bl & 2) >> 1) ^ (k & ((bl >> 1) ^ (bl >> 2)) & 1);
-      const r0 = m00 - q * m10;
-      const r1 = m01 - q * m11;
-      m00 = m10 * POWERS_OF_TWO[k]!;
-      m01 = m11 * POWERS_OF_TWO[k]!;
-      m10 = r0;
-      m11 = r1;
-      ah = bh;
-      bh = rh;
-      al = bl;
-      bl = rl >> k;
-      normA = normS;
-      normB = normR;
-      shift += k;
+      const v2 = v0 + q * v1;
+      // Jebelean's condition, written to fail on NaN (y = 0 at a batch's start: a quotient past any room)
+      if (!(r >= v2 && y - r >= v1 + v2 && v2 <= MAX_ENTRY)) break;
+      const rl = (xl - Math.imul(q, yl)) | 0;
+      if (rl << 1 === 0) break;
+      sign ^= stepFlip(xl, yl, rl);
+      const u2 = u0 + q * u1;
+      u0 = u1;
+      v0 = v1;
+      u1 = u2;
+      v1 = v2;
+      x = y;
+      y = r;
+      xl = yl;
+      yl = rl;
+      steps++;
     }
-    if (steps === 0) break; // a quotient past the batch's room
-    len = applyMatrix(len, m00, m01, m10, m11, shift);
+    if (steps === 0) break;
+    if ((steps & 1) === 1) {
+      u0 = -u0;
+      v1 = -v1;
+    } else {
+      v0 = -v0;
+      u1 = -u1;
+    }
+    // (A, B) ← (u0·A + v0·B, u1·A + v1·B): both nonnegative and below the old A, so no carry is left at the top
+    let carryA = 0;
+    let carryB = 0;
+    for (let i = 0; i < len; i++) {
+      const ai = a[i]!;
+      const bi = b[i]!;
+      const xa = u0 * ai + v0 * bi + carryA;
+      const xb = u1 * ai + v1 * bi + carryB;
+      carryA = Math.floor(xa * INVERSE_LIMB); // signed: floor keeps the limb in [0, 2^26)
+      carryB = Math.floor(xb * INVERSE_LIMB);
+      a[i] = xa - carryA * LIMB;
+      b[i] = xb - carryB * LIMB;
+    }
   }
   return jacobiBigInt(feToBigInt(g), P_BIG);
-}
-
-/** The same steps on exact doubles (both operands below 2^52, odd, coprime): 1 when the tracked sign flips. */
-function exactJacobiSign(a: number, b: number): number {
-  let sign = 0;
-  let al = lowWord(a);
-  let bl = lowWord(b);
-  for (;;) {
-    if (b === 1) return sign;
-    let q0 = Math.floor(a / b);
-    if (a - q0 * b < 0) q0--; // the rounded quotient may be one too high
-    if (q0 === 0) {
-      sign ^= (al & bl & 2) >> 1;
-      let x = a;
-      a = b;
-      b = x;
-      x = al;
-      al = bl;
-      bl = x;
-      continue;
-    }
-    const q = q0 - 1 + (lowWord(q0) & 1);
-    let r = a - q * b; // exact: q·b ≤ a < 2^52
-    if (r === 0) throw new Error("Jacobi symbol of operands with a common factor"); // b = 1 returned above
-    let k = 0;
-    let rl = lowWord(r);
-    while (rl === 0) {
-      r *= 2 ** -32;
-      k += 32;
-      rl = lowWord(r);
-    }
-    const z = 31 - Math.clz32(rl & -rl);
-    r *= INVERSE_POWERS_OF_TWO[z]!;
-    k += z;
-    sign ^= ((al & bl & 2) >> 1) ^ (k & ((bl >> 1) ^ (bl >> 2)) & 1);
-    a = b;
-    al = bl;
-    b = r;
-    bl = lowWord(r);
-  }
 }
 
 /** (value/p) for 0 < value < p through the limb algorithm (tests compare it with the BigInt Euclid). */
 export function legendreOf(value: bigint): number {
   return legendre(feFromBigInt(value));
+}
+
+/** value² mod p, canonical, for 0 ≤ value < 2^256 through the limb arithmetic (tests compare it with BigInt). */
+export function squareOf(value: bigint): bigint {
+  const o = feFromBigInt(value);
+  feSquare(o, o);
+  feFreeze(o);
+  return feToBigInt(o);
+}
+
+/** value mod p for 0 ≤ value < 2^256 through the limb reduction (tests compare it with BigInt). */
+export function canonicalOf(value: bigint): bigint {
+  const o = feFromBigInt(value);
+  feFreeze(o);
+  return feToBigInt(o);
 }
 
 function feToBigInt(o: Fe): bigint {
@@ -431,6 +425,24 @@ const T = fe();
  */
 export function isOnCurve(bytes: Uint8Array): boolean {
   for (let i = 0; i < 16; i++) Y[i] = bytes[2 * i]! | (bytes[2 * i + 1]! << 8);
+  return yOnCurve(((bytes[31] as number) & 0x80) !== 0);
+}
+
+/**
+ * isOnCurve of a SHA-256 state's digest (its words big-endian), read straight into y's 16-bit limbs (little-endian):
+ * the digest's bytes are only written out for the address, once an attempt lands off the curve.
+ */
+function digestOnCurve(state: Int32Array): boolean {
+  for (let i = 0; i < 8; i++) {
+    const word = state[i]!;
+    Y[2 * i] = ((word >>> 24) & 0xff) | ((word >>> 8) & 0xff00);
+    Y[2 * i + 1] = ((word >>> 8) & 0xff) | ((word << 8) & 0xff00);
+  }
+  return yOnCurve((state[7]! & 0x80) !== 0);
+}
+
+/** The on-curve test of the 16 limbs in Y, bit 255 (the sign of x) given apart. */
+function yOnCurve(signBit: boolean): boolean {
   Y[15] = Y[15]! & 0x7fff;
   feSquare(Y2, Y);
   for (let i = 0; i < 16; i++) T[i] = Y2[i]! + A_LIMBS[i]!; // limbs < 2^17: products < 2^34, columns far below 2^53
@@ -440,7 +452,7 @@ export function isOnCurve(bytes: Uint8Array): boolean {
   feFreeze(T); // T = u·v / d
   let zero = true;
   for (let i = 0; i < 16; i++) if (T[i] !== 0) zero = false;
-  if (zero) return ((bytes[31] as number) & 0x80) === 0; // u = 0 (v ≠ 0): x = 0
+  if (zero) return !signBit; // u = 0 (v ≠ 0): x = 0
   return legendre(T) === -1; // d is not a square
 }
 
@@ -527,6 +539,7 @@ export function findProgramAddressSync(programAddress: Address, seeds: readonly 
     STATE.set(MIDSTATE);
     compress(STATE, message, fixedBlocks * 64);
     for (let b = 0; b < constantBlocks; b++) rounds(STATE, SCHEDULES, b * 64);
+    if (digestOnCurve(STATE)) continue;
     for (let i = 0; i < 8; i++) {
       const word = STATE[i]!;
       DIGEST[4 * i] = word >>> 24;
@@ -534,7 +547,7 @@ export function findProgramAddressSync(programAddress: Address, seeds: readonly 
       DIGEST[4 * i + 2] = (word >>> 8) & 0xff;
       DIGEST[4 * i + 3] = word & 0xff;
     }
-    if (!isOnCurve(DIGEST)) return [base58Encode(DIGEST) as Address, bump];
+    return [base58Encode(DIGEST) as Address, bump];
   }
   throw new Error("no off-curve program address for these seeds");
 }

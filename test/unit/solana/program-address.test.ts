@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { address, getAddressDecoder, getAddressEncoder, getProgramDerivedAddress, isOffCurveAddress } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { A_BIG, B_BIG, C0_BIG, C1_BIG, D_BIG, findProgramAddressSync, isOnCurve, jacobiBigInt, legendreOf } from "../../../src/solana/program-address";
+import { readFileSync } from "node:fs";
+import { A_BIG, B_BIG, C0_BIG, C1_BIG, D_BIG, canonicalOf, findProgramAddressSync, isOnCurve, jacobiBigInt, legendreOf, squareOf } from "../../../src/solana/program-address";
 
 const decoder = getAddressDecoder();
 const addressEncoder = getAddressEncoder();
@@ -79,6 +80,68 @@ describe("synchronous PDAs agree with @solana/kit", () => {
       if (v === 0n || v >= P) continue;
       expect(legendreOf(v), v.toString()).toBe(jacobiBigInt(v, P));
     }
+  });
+
+  it("the limb square and reduction equal BigInt on random values and the edges of p and 2^256", () => {
+    // Given values below 2^256 (the limbs' range): random ones, p and its neighbours, the top bit's fold (2^255 ≡ 19)
+    // landing on either side of p, all-ones limbs, and values whose square carries through every limb
+    const random = stream(4);
+    const values: bigint[] = [0n, 1n, 2n, 19n, 38n, 65535n, 65536n, P - 1n, P, P + 1n, P + 18n, P + 19n, 2n * P - 1n, 2n ** 256n - 1n];
+    for (let d = 0n; d < 40n; d++) values.push(2n ** 255n - d, 2n ** 255n + d, 2n ** 256n - 1n - d);
+    for (let i = 0; i < 16; i++) values.push((1n << BigInt(16 * i)) - 1n, 1n << BigInt(16 * i), (2n ** 256n - 1n) ^ (0xffffn << BigInt(16 * i)));
+    for (let i = 0; i < 3000; i++) values.push(BigInt("0x" + Buffer.from(random(32)).toString("hex")));
+    for (const v of values) {
+      // Then each is exact and canonical
+      expect(canonicalOf(v), v.toString()).toBe(v % P);
+      expect(squareOf(v), v.toString()).toBe((v * v) % P);
+    }
+  });
+
+  it("the Jacobi symbol agrees with Euler's criterion, and on the values whose low bits stop a batch", () => {
+    const random = stream(5);
+    const power = (base: bigint, exponent: bigint) => {
+      let result = 1n;
+      for (let b = base % P, e = exponent; e > 0n; e >>= 1n, b = (b * b) % P) if (e & 1n) result = (result * b) % P;
+      return result;
+    };
+    // Given 1, p − 1, 2 and d (non-residues: p ≡ 5 mod 8, and d by the curve's design) and random values, against
+    // v^((p−1)/2) — an independent reference for the BigInt Euclid too
+    const values = [1n, P - 1n, 2n, D_BIG, P - 2n, 4n];
+    for (let i = 0; i < 50; i++) values.push(BigInt("0x" + Buffer.from(random(32)).toString("hex")) % P);
+    for (const v of values) {
+      const euler = power(v, (P - 1n) / 2n);
+      expect(euler === 1n || euler === P - 1n).toBe(true);
+      expect(legendreOf(v), v.toString()).toBe(euler === 1n ? 1 : -1);
+    }
+    expect(legendreOf(2n)).toBe(-1);
+    expect(legendreOf(D_BIG)).toBe(-1);
+    // And values with 30 to 64 zero low bits (the symbol's twos read from the low 32 bits: the BigInt fallback past
+    // 30), odd multiples of large powers of two, and their negatives
+    for (let z = 28n; z < 65n; z++) {
+      for (let i = 0; i < 8; i++) {
+        const odd = (BigInt("0x" + Buffer.from(random(24)).toString("hex")) | 1n) % (P >> z);
+        for (const v of [odd << z, P - (odd << z)]) if (v > 0n && v < P) expect(legendreOf(v), v.toString()).toBe(jacobiBigInt(v, P));
+      }
+    }
+  });
+
+  it("isOnCurve matches kit on real addresses: wallets and programs (points) and derived pools (not points)", () => {
+    // Given the mints and every derived pool of the pinned candidate set (test/unit/venues), and the programs above
+    const pinned = JSON.parse(readFileSync(new URL("../venues/derived-candidates.expected.json", import.meta.url), "utf8")) as Record<string, { candidates?: string[] }>;
+    const pools = Object.values(pinned).flatMap((p) => (p.candidates ?? []).map((line) => line.split(" ")[2]!));
+    expect(pools.length).toBeGreaterThan(100);
+    for (const pool of pools) {
+      const raw = new Uint8Array(addressEncoder.encode(address(pool)));
+      expect(isOnCurve(raw), pool).toBe(false);
+      expect(kitOnCurve(raw), pool).toBe(false);
+    }
+    let points = 0;
+    for (const key of [...Object.keys(pinned), ...programs, "11111111111111111111111111111111", "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"]) {
+      const raw = new Uint8Array(addressEncoder.encode(address(key)));
+      expect(isOnCurve(raw), key).toBe(kitOnCurve(raw));
+      if (isOnCurve(raw)) points++;
+    }
+    expect(points).toBeGreaterThan(5);
   });
 
   it("findProgramAddressSync equals getProgramDerivedAddress for 1,500 random seed sets of every shape", async () => {
