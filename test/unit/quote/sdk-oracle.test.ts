@@ -32,6 +32,33 @@ const u128 = (f: Fixture, o: number) => u64(f, o) | (u64(f, o + 8) << 64n);
 const cdiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 const context = (mint: Address, inputMint: Address, accounts: Map<string, Fixture | null>): QuoteContext => ({ mint, inputMint, slot: 0, lookup: (a) => accounts.get(a) });
 const sizes = [1n, 999n, 1_000_000n, 123_456_789n, 10_000_000_000n];
+/** A copy of a fixture with some of its bytes rewritten. */
+const rewritten = (f: Fixture, write: (view: DataView) => void): Fixture => {
+  const data = Uint8Array.from(f.data);
+  write(new DataView(data.buffer));
+  return { ...f, data };
+};
+
+/**
+ * Each amount's output, as text, from the quoter and from the SDK (`sdkOut`): equal, "0" on both sides where the
+ * SDK throws (`whyThrown` checks its error, when given) and the quote refuses. Returns how many paid out.
+ */
+function outputsAsSdk(quoter: PoolQuoter, input: Address, amounts: readonly bigint[], sdkOut: (amount: bigint) => string, label: string, whyThrown?: (err: unknown) => void): number {
+  let paid = 0;
+  for (const amount of amounts) {
+    let want = "0";
+    try {
+      want = sdkOut(amount);
+    } catch (err) {
+      whyThrown?.(err);
+    }
+    const result = quoter.exactIn(input, amount);
+    const got = result.ok ? result.swap.amountOut.toString() : "0";
+    expect(got, `${label} ${amount}`).toBe(want);
+    if (got !== "0") paid++;
+  }
+  return paid;
+}
 
 describe("pump.fun curve HWxwYxr4 with Global 4wTV1Ymi (95 + 5 bps)", () => {
   const curve = loadAccountFixture("pumpfun/bonding_curve_HWxwYxr4.json");
@@ -452,11 +479,7 @@ describe("DAMM v2 base fee modes the fixtures lack, set in a mainnet pool's byte
   const original = loadAccountFixture("meteora-damm-v2/pool_6CXXieC3.json");
   const [mintA, mintB] = [address(decodeKey(original.data.subarray(168, 200))), address(decodeKey(original.data.subarray(200, 232)))];
   const activation = u64(original, 472);
-  const variant = (write: (view: DataView) => void): Fixture => {
-    const data = Uint8Array.from(original.data);
-    write(new DataView(data.buffer));
-    return { ...original, data };
-  };
+  const variant = (write: (view: DataView) => void): Fixture => rewritten(original, write);
   const rateLimiter = variant((v) => {
     v.setBigUint64(8, 10_000_000n, true);
     v.setUint8(16, 2);
@@ -487,18 +510,9 @@ describe("DAMM v2 base fee modes the fixtures lack, set in a mainnet pool's byte
         let paid = 0;
         for (const [input, aToB] of [[mintA, true], [mintB, false]] as const) {
           const quoter = meteoraDammV2Quoter.build(address("11111111111111111111111111111112"), pool, context(mintA, input, accounts));
-          for (const amount of [...sizes, 7_777_777n, 55_000_000n]) {
-            let want = "0"; // the SDK throws on a zero output: the quote refuses it
-            try {
-              want = sdk.swapQuoteExactInput(state, new BN(now.toString()), new BN(amount.toString()), 0, aToB, false, 9, 6).outputAmount.toString();
-            } catch (err) {
-              expect(String(err)).toContain("greater than 0");
-            }
-            const result = quoter.exactIn(input, amount);
-            const got = result.ok ? result.swap.amountOut.toString() : "0";
-            expect(got, `${aToB ? "A→B" : "B→A"} ${amount}`).toBe(want);
-            if (got !== "0") paid++;
-          }
+          const sdkOut = (amount: bigint) => sdk.swapQuoteExactInput(state, new BN(now.toString()), new BN(amount.toString()), 0, aToB, false, 9, 6).outputAmount.toString();
+          // the SDK throws on a zero output: the quote refuses it
+          paid += outputsAsSdk(quoter, input, [...sizes, 7_777_777n, 55_000_000n], sdkOut, aToB ? "A→B" : "B→A", (err) => expect(String(err)).toContain("greater than 0"));
         }
         expect(paid).toBeGreaterThanOrEqual(sizes.length);
       });
@@ -523,13 +537,8 @@ describe("DBC fee schedulers, rate limiter and dynamic fee, set in the SDK fixtu
   const base = address(decodeKey(pool.data.subarray(136, 168)));
   const quote = address(decodeKey(config.data.subarray(8, 40)));
   const activation = u64(pool, 296);
-  const edit = (f: Fixture, write: (view: DataView) => void): Fixture => {
-    const data = Uint8Array.from(f.data);
-    write(new DataView(data.buffer));
-    return { ...f, data };
-  };
   const baseFee = (mode: number, cliff: bigint, first: number, second: bigint, third: bigint, dynamic: boolean) =>
-    edit(config, (v) => {
+    rewritten(config, (v) => {
       v.setBigUint64(104, cliff, true);
       v.setBigUint64(112, second, true);
       v.setBigUint64(120, third, true);
@@ -542,7 +551,7 @@ describe("DBC fee schedulers, rate limiter and dynamic fee, set in the SDK fixtu
         v.setUint16(152, 1, true);
       }
     });
-  const volatilePool = edit(pool, (v) => v.setBigUint64(40, 6_000_000n, true));
+  const volatilePool = rewritten(pool, (v) => v.setBigUint64(40, 6_000_000n, true));
   const cases = [
     ["linear scheduler", baseFee(0, 500_000_000n, 100, 10n, 4_000_000n, false), pool, [0n, 37n, 5_000n]],
     ["exponential scheduler with a dynamic fee", baseFee(1, 500_000_000n, 100, 10n, 300n, true), volatilePool, [0n, 37n, 5_000n]],
@@ -561,19 +570,9 @@ describe("DBC fee schedulers, rate limiter and dynamic fee, set in the SDK fixtu
         let paid = 0;
         for (const [input, sell] of [[quote, false], [base, true]] as const) {
           const quoter = meteoraDbcQuoter.build(address("11111111111111111111111111111112"), state, context(base, input, accounts));
-          for (const amount of [...sizes, 3_333_333_333n]) {
-            const size = sell ? amount * 1000n : amount;
-            let want = "0"; // the SDK throws where the program refuses (no output, past the curve)
-            try {
-              want = dbc.swapQuoteExactIn(sdkPool, sdkConfig, sell, new BN(size.toString()), 0, false, new BN(now.toString()), false).outputAmount.toString();
-            } catch {
-              want = "0";
-            }
-            const result = quoter.exactIn(input, size);
-            const got = result.ok ? result.swap.amountOut.toString() : "0";
-            expect(got, `${sell ? "sell" : "buy"} ${size}`).toBe(want);
-            if (got !== "0") paid++;
-          }
+          const sdkOut = (size: bigint) => dbc.swapQuoteExactIn(sdkPool, sdkConfig, sell, new BN(size.toString()), 0, false, new BN(now.toString()), false).outputAmount.toString();
+          // the SDK throws where the program refuses (no output, past the curve)
+          paid += outputsAsSdk(quoter, input, [...sizes, 3_333_333_333n].map((amount) => (sell ? amount * 1000n : amount)), sdkOut, sell ? "sell" : "buy");
         }
         expect(paid).toBeGreaterThanOrEqual(sizes.length);
       });
