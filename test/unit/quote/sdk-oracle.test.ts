@@ -32,6 +32,12 @@ const u128 = (f: Fixture, o: number) => u64(f, o) | (u64(f, o + 8) << 64n);
 const cdiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 const context = (mint: Address, inputMint: Address, accounts: Map<string, Fixture | null>): QuoteContext => ({ mint, inputMint, slot: 0, lookup: (a) => accounts.get(a) });
 const sizes = [1n, 999n, 1_000_000n, 123_456_789n, 10_000_000_000n];
+/** A Clock sysvar account with only its unix time set (i64 @32; every other field 0), for the DLMM pair's fee decay. */
+const unixClock = (unix: number): Fixture => {
+  const bytes = new Uint8Array(40);
+  new DataView(bytes.buffer).setBigInt64(32, BigInt(unix), true);
+  return { address: address("SysvarC1ock11111111111111111111111111111111"), owner: address("Sysvar1111111111111111111111111111111111111"), lamports: 1n, executable: false, data: bytes } as unknown as Fixture;
+};
 /** A copy of a fixture with some of its bytes rewritten. */
 const rewritten = (f: Fixture, write: (view: DataView) => void): Fixture => {
   const data = Uint8Array.from(f.data);
@@ -237,13 +243,8 @@ describe("Meteora DLMM pair EtAdVRLF (bin step 250, variable fee 7500) against @
   const mintX = address("Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump");
   const wsol = address("So11111111111111111111111111111111111111112");
   const lastSwap = Number(Buffer.from(pair.data).readBigInt64LE(56));
-  const clockAt = (unix: number): Fixture => {
-    const bytes = new Uint8Array(40);
-    new DataView(bytes.buffer).setBigInt64(32, BigInt(unix), true);
-    return { address: address("SysvarC1ock11111111111111111111111111111111"), owner: address("Sysvar1111111111111111111111111111111111111"), lamports: 1n, executable: false, data: bytes } as unknown as Fixture;
-  };
   const quoterAt = (unix: number, input: Address) => {
-    const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", clockAt(unix)]]);
+    const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", unixClock(unix)]]);
     for (const a of arrays) accounts.set(a.address!, a);
     // below bin array -1 the pair's bitmap marks none: those bin arrays do not exist
     for (let i = -2; i >= -9; i--) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
@@ -344,13 +345,8 @@ describe("Meteora DLMM pair EtAdVRLF as a limit-order pair, fee on input or only
       return { ...fixture, data: bytes } as Fixture;
     });
     const lastSwap = Number(view.getBigInt64(56, true));
-    const clock = (unix: number): Fixture => {
-      const bytes = new Uint8Array(40);
-      new DataView(bytes.buffer).setBigInt64(32, BigInt(unix), true);
-      return { address: address("SysvarC1ock11111111111111111111111111111111"), owner: address("Sysvar1111111111111111111111111111111111111"), lamports: 1n, executable: false, data: bytes } as unknown as Fixture;
-    };
     const quoterAt = (unix: number, input: Address) => {
-      const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", clock(unix)]]);
+      const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", unixClock(unix)]]);
       for (const a of arrays) accounts.set(a.address!, a);
       // the pair has bin arrays -1 and 0 only
       for (let i = -2; i >= -9; i--) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
