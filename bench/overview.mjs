@@ -13,13 +13,9 @@
 //   warm       everything cached: N requests over the mints, each right after that mint's previous request. The price
 //              part lives PRICE_CACHE_TTL_MS (1 s by default), so a request that lands after it expired costs the
 //              price read (1 request); the count of such requests is printed, not hidden.
-import { timedWithUpstream, upstreamReport } from "./http-timing.mjs";
+import { requiredEnv, timedWithUpstream, upstreamReport } from "./http-bench.mjs";
 
-const { BASE_URL, LOCALNET_URL, API_KEY } = process.env;
-if (!BASE_URL || !LOCALNET_URL || !API_KEY) {
-  console.error("BASE_URL, LOCALNET_URL and API_KEY are required");
-  process.exit(2);
-}
+const { BASE_URL, LOCALNET_URL, API_KEY } = requiredEnv("BASE_URL", "LOCALNET_URL", "API_KEY");
 const N = Number(process.env.N ?? 200);
 
 const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();

@@ -1,6 +1,6 @@
 // Price benchmarks that need no wrk: cold latency vs one direct getMultipleAccounts, and upstream requests per request.
 // env: BASE_URL (worker, normal TTL), COLD_BASE_URL (worker with PRICE_CACHE_TTL_MS=0), LOCALNET_URL, API_KEY, N (default 200)
-import { percentile } from "./http-timing.mjs";
+import { percentile } from "./http-bench.mjs";
 const { BASE_URL, COLD_BASE_URL, LOCALNET_URL, API_KEY } = process.env;
 const N = Number(process.env.N ?? 200);
 const headers = { "x-api-key": API_KEY };

@@ -2,7 +2,7 @@
 // cold quote, counted at localnet by request id. A quote is never cached: every one reads the chain (the pools and
 // their related accounts, then what the quote needs besides: fee configs, tick or bin arrays, the Clock).
 // env: BASE_URL (worker, normal TTL), COLD_BASE_URL (worker with PRICE_CACHE_TTL_MS=0), LOCALNET_URL, API_KEY, N (default 50)
-import { percentile } from "./http-timing.mjs";
+import { percentile } from "./http-bench.mjs";
 const { BASE_URL, COLD_BASE_URL, LOCALNET_URL, API_KEY } = process.env;
 const N = Number(process.env.N ?? 50);
 const headers = { "x-api-key": API_KEY };

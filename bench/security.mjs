@@ -8,13 +8,9 @@
 //         /security runs first, so a mint's census is cached when /holders sees it: /holders' cold line uses mints
 //         /security was not asked about (the second half of the list) — the census read alone.
 //   warm  N requests over the same mints, each right after that mint's previous one (report / census cached 30 s).
-import { timedWithUpstream, upstreamReport } from "./http-timing.mjs";
+import { requiredEnv, timedWithUpstream, upstreamReport } from "./http-bench.mjs";
 
-const { BASE_URL, LOCALNET_URL, API_KEY } = process.env;
-if (!BASE_URL || !LOCALNET_URL || !API_KEY) {
-  console.error("BASE_URL, LOCALNET_URL and API_KEY are required");
-  process.exit(2);
-}
+const { BASE_URL, LOCALNET_URL, API_KEY } = requiredEnv("BASE_URL", "LOCALNET_URL", "API_KEY");
 const N = Number(process.env.N ?? 200);
 
 const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();

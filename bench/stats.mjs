@@ -9,13 +9,9 @@
 // env: BASE_URL, CONTROL_URL, API_KEY, N (default 300), CRON_INTERVAL_MS (10000), STATS_INDEX_MINUTES (5)
 import { randomBytes } from "node:crypto";
 import { nearestRank, startBenchCron } from "./cron-driver.mjs";
-import { sequentialGets } from "./http-timing.mjs";
+import { requiredEnv, sequentialGets } from "./http-bench.mjs";
 
-const { BASE_URL, CONTROL_URL, API_KEY } = process.env;
-if (!BASE_URL || !CONTROL_URL || !API_KEY) {
-  console.error("BASE_URL, CONTROL_URL and API_KEY are required");
-  process.exit(2);
-}
+const { BASE_URL, CONTROL_URL, API_KEY } = requiredEnv("BASE_URL", "CONTROL_URL", "API_KEY");
 const N = Number(process.env.N ?? 300);
 const CRON_INTERVAL_MS = Number(process.env.CRON_INTERVAL_MS ?? 10_000);
 const INDEX_MINUTES = Number(process.env.STATS_INDEX_MINUTES ?? 5);

@@ -7,7 +7,7 @@
 //      SLOTS (normal slots, default 600), STEP (slots per cron run, default 100: over inlineMaxSlots so the queue takes them),
 //      HEAVY_SLOTS (mainnet-sized slots in a second phase, default 70; 0 = none), N (requests per measurement, default 500)
 import { readFileSync } from "node:fs";
-import { percentile, sequentialGets } from "./http-timing.mjs";
+import { percentile, sequentialGets } from "./http-bench.mjs";
 
 const { BASE_URL, CONTROL_URL, LOCALNET_URL, API_KEY, WORKER_LOG } = process.env;
 const SLOTS = Number(process.env.SLOTS ?? 600);

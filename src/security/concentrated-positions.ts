@@ -47,18 +47,7 @@ import {
   type PositionScan,
 } from "../venues/position-accounts";
 import { lockerOf } from "./lockers";
-import {
-  addToLocker,
-  emptyLockTally,
-  fromBase64,
-  OverBudget,
-  overBudgetAnswer,
-  positionLocksFigures,
-  scanPositions,
-  withdrawablePercent,
-  type GpaRows,
-  type PositionAnswer,
-} from "./position-figures";
+import { addToLocker, emptyLockTally, fromBase64, OverBudget, overBudgetAnswer, positionLocksFigures, scanPositions, withdrawablePercent, type GpaRows, type PositionAnswer } from "./position-figures";
 
 /** The venues whose positions this module reads, by the price record's `dex`. */
 export const CONCENTRATED_POSITION_SCANS: Readonly<Record<string, PositionScan>> = {

@@ -25,18 +25,7 @@ import { readAccounts, type AccountRpc } from "../solana/account-reader";
 import { METEORA_DAMM_V2_PROGRAM_ADDRESS } from "../solana/well-known";
 import { addressBytes, findPda } from "../venues/pda";
 import { lockerOf } from "./lockers";
-import {
-  addToLocker,
-  emptyLockTally,
-  fromBase64,
-  OverBudget,
-  overBudgetAnswer,
-  positionLocksFigures,
-  scanPositions,
-  withdrawablePercent,
-  type GpaRows,
-  type PositionAnswer,
-} from "./position-figures";
+import { addToLocker, emptyLockTally, fromBase64, OverBudget, overBudgetAnswer, positionLocksFigures, scanPositions, withdrawablePercent, type GpaRows, type PositionAnswer } from "./position-figures";
 
 export const DAMM_V2_POSITION_SIZE = 408;
 const POOL_OFFSET = 8;

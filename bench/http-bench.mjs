@@ -1,5 +1,14 @@
-// What the HTTP benches share: one request timed with the upstream requests localnet counted for it, its report line,
-// N sequential GETs of one URL, and the floor percentile their lines print.
+// What the HTTP benches share: their required environment, one request timed with the upstream requests localnet
+// counted for it, its report line, N sequential GETs of one URL, and the floor percentile their lines print.
+
+/** The named variables of the environment; when one is missing or empty, says which are required and exits 2. */
+export function requiredEnv(...names) {
+  if (names.some((name) => !process.env[name])) {
+    console.error(`${names.slice(0, -1).join(", ")} and ${names.at(-1)} are required`);
+    process.exit(2);
+  }
+  return Object.fromEntries(names.map((name) => [name, process.env[name]]));
+}
 
 /** The sample at percentile `p` (0..100, rounded down) of ascending `sorted`. */
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
