@@ -226,11 +226,6 @@ describe("Raydium CLMM AcPS8Srz with AmmConfig 9iFER3bp, one step (no initialize
 });
 
 describe("Meteora DLMM pair EtAdVRLF (bin step 250, variable fee 7500) against @meteora-ag/dlmm swapQuote", () => {
-  // the SDK's CommonJS build (its ESM build imports a directory, which Node refuses); dev-only, never a runtime import.
-  // Its main export is the DLMM class itself.
-  const sdk = createRequire(import.meta.url)("@meteora-ag/dlmm") as DlmmSdk;
-  const BN = createRequire(import.meta.url)("bn.js") as new (v: string) => SdkBn;
-  const { PublicKey, Connection } = createRequire(import.meta.url)("@solana/web3.js") as { PublicKey: new (a: string) => unknown; Connection: new (url: string) => unknown };
   const dir = "meteora-dlmm/EtAdVRLF_pump_SOL";
   const pairFixture = loadAccountFixture(`${dir}/lb_pair.json`);
   // The pair predates limit orders (captured Dec 2024): its bins' legacy amount_x_in/amount_y_in counters sit where
@@ -243,22 +238,8 @@ describe("Meteora DLMM pair EtAdVRLF (bin step 250, variable fee 7500) against @
   const mintX = address("Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump");
   const wsol = address("So11111111111111111111111111111111111111112");
   const lastSwap = Number(Buffer.from(pair.data).readBigInt64LE(56));
-  const quoterAt = (unix: number, input: Address) => {
-    const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", unixClock(unix)]]);
-    for (const a of arrays) accounts.set(a.address!, a);
-    // below bin array -1 the pair's bitmap marks none: those bin arrays do not exist
-    for (let i = -2; i >= -9; i--) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
-    return meteoraDlmmQuoter.build(pair.address!, pair, context(mintX, input, accounts));
-  };
-  const program = sdk.createProgram(new Connection("http://127.0.0.1:9"));
-  const lbPair = sdk.decodeAccount(program, "lbPair", Buffer.from(pair.data));
-  const binArrays = arrays.map((a) => ({ publicKey: new PublicKey(a.address!), account: sdk.decodeAccount(program, "binArray", Buffer.from(a.data)) }));
-  // swapQuote reads only these of the DLMM instance: the pair, the mints (no transfer fee extension), the epoch
-  const noExtensions = { mint: { tlvData: Buffer.alloc(0) } };
-  const sdkQuote = (unix: number, amountIn: bigint, swapForY: boolean) => {
-    vi.setSystemTime(unix * 1000);
-    return sdk.prototype.swapQuote.call({ lbPair, tokenX: noExtensions, tokenY: noExtensions, clock: { epoch: new BN("0") }, binArrayBitmapExtension: null }, new BN(amountIn.toString()), swapForY, new BN("0"), binArrays, false);
-  };
+  // below bin array -1 the pair's bitmap marks none: those bin arrays do not exist
+  const { quoterAt, sdkQuote, lbPair } = dlmmQuotes(pair, arrays, mintX, [-9, -8, -7, -6, -5, -4, -3, -2]);
   beforeAll(() => vi.useFakeTimers({ toFake: ["Date"] }));
   afterAll(() => vi.useRealTimers());
 
@@ -301,10 +282,6 @@ describe("Meteora DLMM pair EtAdVRLF (bin step 250, variable fee 7500) against @
 });
 
 describe("Meteora DLMM pair EtAdVRLF as a limit-order pair, fee on input or only in Y, against @meteora-ag/dlmm swapQuote", () => {
-  const require = createRequire(import.meta.url);
-  const sdk = require("@meteora-ag/dlmm") as DlmmSdk;
-  const BN = require("bn.js") as new (v: string) => SdkBn;
-  const { PublicKey, Connection } = require("@solana/web3.js") as { PublicKey: new (a: string) => unknown; Connection: new (url: string) => unknown };
   const dir = "meteora-dlmm/EtAdVRLF_pump_SOL";
   const mintX = address("Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump");
   const wsol = address("So11111111111111111111111111111111111111112");
@@ -345,22 +322,8 @@ describe("Meteora DLMM pair EtAdVRLF as a limit-order pair, fee on input or only
       return { ...fixture, data: bytes } as Fixture;
     });
     const lastSwap = Number(view.getBigInt64(56, true));
-    const quoterAt = (unix: number, input: Address) => {
-      const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", unixClock(unix)]]);
-      for (const a of arrays) accounts.set(a.address!, a);
-      // the pair has bin arrays -1 and 0 only
-      for (let i = -2; i >= -9; i--) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
-      for (let i = 1; i <= 9; i++) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
-      return meteoraDlmmQuoter.build(pair.address!, pair, context(mintX, input, accounts));
-    };
-    const program = sdk.createProgram(new Connection("http://127.0.0.1:9"));
-    const lbPair = sdk.decodeAccount(program, "lbPair", Buffer.from(pair.data));
-    const binArrays = arrays.map((a) => ({ publicKey: new PublicKey(a.address!), account: sdk.decodeAccount(program, "binArray", Buffer.from(a.data)) }));
-    const noExtensions = { mint: { tlvData: Buffer.alloc(0) } };
-    const sdkQuote = (unix: number, amountIn: bigint, swapForY: boolean) => {
-      vi.setSystemTime(unix * 1000);
-      return sdk.prototype.swapQuote.call({ lbPair, tokenX: noExtensions, tokenY: noExtensions, clock: { epoch: new BN("0") }, binArrayBitmapExtension: null }, new BN(amountIn.toString()), swapForY, new BN("0"), binArrays, false);
-    };
+    // the pair has bin arrays -1 and 0 only
+    const { quoterAt, sdkQuote } = dlmmQuotes(pair, arrays, mintX, [-9, -8, -7, -6, -5, -4, -3, -2, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     return { lastSwap, quoterAt, sdkQuote };
   };
   beforeAll(() => vi.useFakeTimers({ toFake: ["Date"] }));
@@ -406,6 +369,35 @@ describe("Meteora DLMM pair EtAdVRLF as a limit-order pair, fee on input or only
 });
 
 /** The SDK's active-bin price of the pair as a Q64.64 integer (the start of every walk). */
+/**
+ * Our DLMM quoter and @meteora-ag/dlmm's swapQuote over one pair (token X `mintX`) and its bin arrays, each at a unix
+ * time: the bin arrays of `absent` indices read and missing; the SDK takes the time from Date (the caller fakes it).
+ */
+function dlmmQuotes(pair: Fixture, arrays: readonly Fixture[], mintX: Address, absent: readonly number[]) {
+  // the SDK's CommonJS build (its ESM build imports a directory, which Node refuses); dev-only, never a runtime import.
+  // Its main export is the DLMM class itself.
+  const require = createRequire(import.meta.url);
+  const sdk = require("@meteora-ag/dlmm") as DlmmSdk;
+  const BN = require("bn.js") as new (v: string) => SdkBn;
+  const { PublicKey, Connection } = require("@solana/web3.js") as { PublicKey: new (a: string) => unknown; Connection: new (url: string) => unknown };
+  const quoterAt = (unix: number, input: Address) => {
+    const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", unixClock(unix)]]);
+    for (const a of arrays) accounts.set(a.address!, a);
+    for (const i of absent) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
+    return meteoraDlmmQuoter.build(pair.address!, pair, context(mintX, input, accounts));
+  };
+  const program = sdk.createProgram(new Connection("http://127.0.0.1:9"));
+  const lbPair = sdk.decodeAccount(program, "lbPair", Buffer.from(pair.data));
+  const binArrays = arrays.map((a) => ({ publicKey: new PublicKey(a.address!), account: sdk.decodeAccount(program, "binArray", Buffer.from(a.data)) }));
+  // swapQuote reads only these of the DLMM instance: the pair, the mints (no transfer fee extension), the epoch
+  const noExtensions = { mint: { tlvData: Buffer.alloc(0) } };
+  const sdkQuote = (unix: number, amountIn: bigint, swapForY: boolean) => {
+    vi.setSystemTime(unix * 1000);
+    return sdk.prototype.swapQuote.call({ lbPair, tokenX: noExtensions, tokenY: noExtensions, clock: { epoch: new BN("0") }, binArrayBitmapExtension: null }, new BN(amountIn.toString()), swapForY, new BN("0"), binArrays, false);
+  };
+  return { quoterAt, sdkQuote, lbPair };
+}
+
 function lbPairPrice(lbPair: { activeId: number; binStep: number }): bigint {
   return dlmmPriceOf(lbPair.activeId, lbPair.binStep);
 }
