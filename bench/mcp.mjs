@@ -11,12 +11,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { nearestRank } from "./cron-driver.mjs";
+import { requiredEnv } from "./http-bench.mjs";
 
-const { BASE_URL, LOCALNET_URL, API_KEY } = process.env;
-if (!BASE_URL || !LOCALNET_URL || !API_KEY) {
-  console.error("BASE_URL, LOCALNET_URL and API_KEY are required");
-  process.exit(2);
-}
+const { BASE_URL, LOCALNET_URL, API_KEY } = requiredEnv("BASE_URL", "LOCALNET_URL", "API_KEY");
 const N = Number(process.env.MCP_N ?? 300);
 const WARMUP = 20;
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : String(x));

@@ -13,41 +13,17 @@
 //   warm       everything cached: N requests over the mints, each right after that mint's previous request. The price
 //              part lives PRICE_CACHE_TTL_MS (1 s by default), so a request that lands after it expired costs the
 //              price read (1 request); the count of such requests is printed, not hidden.
-const { BASE_URL, LOCALNET_URL, API_KEY } = process.env;
-if (!BASE_URL || !LOCALNET_URL || !API_KEY) {
-  console.error("BASE_URL, LOCALNET_URL and API_KEY are required");
-  process.exit(2);
-}
+import { requiredEnv, timedWithUpstream, upstreamReport } from "./http-bench.mjs";
+
+const { BASE_URL, LOCALNET_URL, API_KEY } = requiredEnv("BASE_URL", "LOCALNET_URL", "API_KEY");
 const N = Number(process.env.N ?? 200);
 
 const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();
 const slowToken = manifest.tokens.find((t) => t.tags.includes("broken-metadata:slow"));
 const mints = manifest.tokens.filter((t) => t !== slowToken).map((t) => t.mint);
 
-async function timedOverview(mint) {
-  const started = performance.now();
-  const res = await fetch(`${BASE_URL}/api/v1/overview?ca=${mint}`, { headers: { "x-api-key": API_KEY } });
-  await res.arrayBuffer();
-  const requestId = res.headers.get("x-request-id"); // ours, forwarded upstream
-  const ms = performance.now() - started;
-  const stats = await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${requestId}`)).json();
-  return { ms, status: res.status, requests: stats.requests };
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-function report(label, samples) {
-  if (samples.length === 0) return console.log(`${label.padEnd(8)} no samples`);
-  const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
-  const requests = samples.map((s) => s.requests);
-  const mean = requests.reduce((a, b) => a + b, 0) / requests.length;
-  const statuses = [...new Set(samples.map((s) => s.status))].join(",");
-  console.log(
-    `${label.padEnd(8)} n=${String(samples.length).padEnd(4)} p50 ${ms.length ? percentile(ms, 50).toFixed(1) : "-"} ms  p99 ${percentile(ms, 99).toFixed(1)} ms` +
-      `   upstream requests/request mean ${mean.toFixed(2)} max ${Math.max(...requests)}   HTTP ${statuses}`,
-  );
-}
+const timedOverview = (mint) => timedWithUpstream(BASE_URL, LOCALNET_URL, { "x-api-key": API_KEY }, `/api/v1/overview?ca=${mint}`);
+const report = (label, samples) => upstreamReport(label, 8, "request", samples);
 
 // 1) Cold: first request per mint.
 const coldRuns = [];

@@ -1,5 +1,6 @@
 // Price benchmarks that need no wrk: cold latency vs one direct getMultipleAccounts, and upstream requests per request.
 // env: BASE_URL (worker, normal TTL), COLD_BASE_URL (worker with PRICE_CACHE_TTL_MS=0), LOCALNET_URL, API_KEY, N (default 200)
+import { percentile } from "./http-bench.mjs";
 const { BASE_URL, COLD_BASE_URL, LOCALNET_URL, API_KEY } = process.env;
 const N = Number(process.env.N ?? 200);
 const headers = { "x-api-key": API_KEY };
@@ -8,9 +9,6 @@ const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();
 const tokens = manifest.tokens.filter((t) => t.pools.length > 0 && !t.tags.includes("complete"));
 const pick = tokens.find((t) => t.venues.includes("pumpswap")) ?? tokens[0];
 
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 async function timeLoop(fn) {
   const samples = [];
   for (let i = 0; i < N; i++) {

@@ -2,6 +2,7 @@
 // cold quote, counted at localnet by request id. A quote is never cached: every one reads the chain (the pools and
 // their related accounts, then what the quote needs besides: fee configs, tick or bin arrays, the Clock).
 // env: BASE_URL (worker, normal TTL), COLD_BASE_URL (worker with PRICE_CACHE_TTL_MS=0), LOCALNET_URL, API_KEY, N (default 50)
+import { percentile } from "./http-bench.mjs";
 const { BASE_URL, COLD_BASE_URL, LOCALNET_URL, API_KEY } = process.env;
 const N = Number(process.env.N ?? 50);
 const headers = { "x-api-key": API_KEY };
@@ -12,7 +13,6 @@ const KINDS = ["pumpfun", "pumpswap", "raydium-amm-v4", "raydium-cpmm", "raydium
 const CURVE_KINDS = new Set(["pumpfun", "meteora-dbc", "raydium-launchlab"]);
 
 const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const f2 = (x) => (x === undefined || Number.isNaN(x) ? "—" : x.toFixed(2));
 
 /** A small buy of the pool's quote token: 0.01 SOL or 1 USD. */

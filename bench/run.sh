@@ -28,6 +28,26 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap cleanup EXIT
 
+# Others edit src/ in the same tree: each section says which code it measured.
+src_measured() { echo "src at $(git rev-parse --short HEAD), uncommitted changes in src/: $(git status --porcelain -- src | wc -l) files"; }
+
+start_localnet() { # log suffix, port, ws port, then more localnet/main.ts options; waits up to 30 s for its health
+  local log=$1 port=$2 ws=$3
+  shift 3
+  setsid npx tsx localnet/main.ts --port "$port" --ws-port "$ws" --seed 1 "$@" >/tmp/bench-localnet$log.log 2>&1 & pids+=($!)
+  for _ in $(seq 1 150); do curl -sf http://127.0.0.1:$port/health >/dev/null && break; sleep 0.2; done
+}
+
+# The bench worker; its process group in worker_pgid. A control port (5th) starts its control server (cron, D1, keys).
+start_worker() { # port ttl [localnet port] [localnet ws port] [control port]
+  local ln=${3:-$LN_PORT} ws=${4:-$WS_PORT}
+  PORT=$1 PRICE_CACHE_TTL_MS=$2 CONTROL_PORT=${5:-} BENCH_API_KEY=$KEY BENCH_FREE_API_KEY=$FREE_KEY UPSTREAM_RPC_URL=http://127.0.0.1:$ln UPSTREAM_WS_URL=ws://127.0.0.1:$ws \
+    METADATA_DEV_HOSTS=127.0.0.1:$ln setsid node bench/serve-worker.mjs >/tmp/bench-worker-$1.log 2>&1 & pids+=($!)
+  worker_pgid=$!
+  for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$1.log && return 0; sleep 0.2; done
+  cat /tmp/bench-worker-$1.log; return 1
+}
+
 npx wrangler deploy --dry-run --outdir dist >/tmp/bench-bundle.log 2>&1 || { cat /tmp/bench-bundle.log; exit 1; }
 echo "bundle: $(wc -c <dist/index.js) bytes, gzip $(gzip -c dist/index.js | wc -c) bytes"
 
@@ -37,17 +57,12 @@ echo "bundle: $(wc -c <dist/index.js) bytes, gzip $(gzip -c dist/index.js | wc -
 TI_LN_PORT=18903; TI_WS_PORT=18904; TI_PORT=18790; TI_CONTROL_PORT=18791
 trade_index_section() {
   echo; echo "== trade index"
-  # others edit src/ in the same tree: say which code was measured
-  echo "src at $(git rev-parse --short HEAD), uncommitted changes in src/: $(git status --porcelain -- src | wc -l) files"
+  src_measured
   echo "-- block reading on one core (npx tsx bench/trade-index-parse.ts)"
   npx tsx bench/trade-index-parse.ts 2>/dev/null
   echo "-- ingest through the trade-ingest queue, D1 rows written, read latency (node bench/trade-index.mjs)"
-  setsid npx tsx localnet/main.ts --port $TI_LN_PORT --ws-port $TI_WS_PORT --seed 1 --manual >/tmp/bench-localnet-ti.log 2>&1 & pids+=($!)
-  for _ in $(seq 1 100); do curl -sf http://127.0.0.1:$TI_LN_PORT/health >/dev/null && break; sleep 0.2; done
-  PORT=$TI_PORT CONTROL_PORT=$TI_CONTROL_PORT PRICE_CACHE_TTL_MS=1000 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$TI_LN_PORT \
-    UPSTREAM_WS_URL=ws://127.0.0.1:$TI_WS_PORT METADATA_DEV_HOSTS=127.0.0.1:$TI_LN_PORT setsid node bench/serve-worker.mjs >/tmp/bench-worker-$TI_PORT.log 2>&1 & pids+=($!)
-  for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$TI_PORT.log && break; sleep 0.2; done
-  grep -q "^ready" /tmp/bench-worker-$TI_PORT.log || { cat /tmp/bench-worker-$TI_PORT.log; return 0; }
+  start_localnet -ti $TI_LN_PORT $TI_WS_PORT --manual
+  start_worker $TI_PORT 1000 $TI_LN_PORT $TI_WS_PORT $TI_CONTROL_PORT || return 0
   BASE_URL=http://127.0.0.1:$TI_PORT CONTROL_URL=http://127.0.0.1:$TI_CONTROL_PORT LOCALNET_URL=http://127.0.0.1:$TI_LN_PORT API_KEY=$KEY \
     WORKER_LOG=/tmp/bench-worker-$TI_PORT.log node bench/trade-index.mjs
 }
@@ -58,12 +73,11 @@ if [ "${BENCH_ONLY:-}" = "trade-index" ]; then trade_index_section; exit 0; fi
 # pools), each round on a fresh worker (empty registry).
 EX_LN_PORT=18907; EX_WS_PORT=18908; EX_PORT=18794
 derivation_section() {
-  echo "src at $(git rev-parse --short HEAD), uncommitted changes in src/: $(git status --porcelain -- src | wc -l) files"
+  src_measured
   echo "-- derivation CPU per never-seen mint and per 100-mint list (npx tsx bench/derivation-cpu.ts)"
   npx tsx bench/derivation-cpu.ts 2>/dev/null
   echo "-- first price of a never-seen mint whose only pools are non-derivable (node bench/non-derivable-first-price.mjs)"
-  setsid npx tsx localnet/main.ts --port $EX_LN_PORT --ws-port $EX_WS_PORT --seed 1 --slot-ms 2000 --extras >/tmp/bench-localnet-extras.log 2>&1 & pids+=($!)
-  for _ in $(seq 1 150); do curl -sf http://127.0.0.1:$EX_LN_PORT/health >/dev/null && break; sleep 0.2; done
+  start_localnet -extras $EX_LN_PORT $EX_WS_PORT --slot-ms 2000 --extras
   LOCALNET_URL=http://127.0.0.1:$EX_LN_PORT LOCALNET_WS_URL=ws://127.0.0.1:$EX_WS_PORT API_KEY=$KEY PORT=$EX_PORT \
     timeout 900 node bench/non-derivable-first-price.mjs || echo "non-derivable first price bench ended early (exit $?)"
 }
@@ -74,14 +88,9 @@ if [ "${BENCH_ONLY:-}" = "derivation" ]; then echo; echo "== never-seen mints"; 
 STR_LN_PORT=18905; STR_WS_PORT=18906; STR_PORT=18792; STR_CONTROL_PORT=18793; STREAMS_SLOT_MS=${STREAMS_SLOT_MS:-300}
 streams_section() {
   echo; echo "== streams: /rpc PubSub hub push delay, /ws price (confirmed, processed) and candle push delay, memory per idle connection (node bench/streams.mjs)"
-  echo "src at $(git rev-parse --short HEAD), uncommitted changes in src/: $(git status --porcelain -- src | wc -l) files"
-  setsid npx tsx localnet/main.ts --port $STR_LN_PORT --ws-port $STR_WS_PORT --seed 1 --slot-ms $STREAMS_SLOT_MS >/tmp/bench-localnet-streams.log 2>&1 & pids+=($!)
-  for _ in $(seq 1 100); do curl -sf http://127.0.0.1:$STR_LN_PORT/health >/dev/null && break; sleep 0.2; done
-  PORT=$STR_PORT CONTROL_PORT=$STR_CONTROL_PORT PRICE_CACHE_TTL_MS=1000 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$STR_LN_PORT \
-    UPSTREAM_WS_URL=ws://127.0.0.1:$STR_WS_PORT METADATA_DEV_HOSTS=127.0.0.1:$STR_LN_PORT setsid node bench/serve-worker.mjs >/tmp/bench-worker-$STR_PORT.log 2>&1 & pids+=($!)
-  local worker_pgid=$!
-  for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$STR_PORT.log && break; sleep 0.2; done
-  grep -q "^ready" /tmp/bench-worker-$STR_PORT.log || { cat /tmp/bench-worker-$STR_PORT.log; return 0; }
+  src_measured
+  start_localnet -streams $STR_LN_PORT $STR_WS_PORT --slot-ms $STREAMS_SLOT_MS
+  start_worker $STR_PORT 1000 $STR_LN_PORT $STR_WS_PORT $STR_CONTROL_PORT || return 0
   sleep 5 # the chain grows past a few dozen slots (the price bench picks the busiest tokens of the last 100)
   BASE_URL=http://127.0.0.1:$STR_PORT LOCALNET_URL=http://127.0.0.1:$STR_LN_PORT LOCALNET_WS_URL=ws://127.0.0.1:$STR_WS_PORT API_KEY=$KEY \
     CONTROL_URL=http://127.0.0.1:$STR_CONTROL_PORT WORKER_PGID=$worker_pgid SLOT_MS=$STREAMS_SLOT_MS timeout 900 node bench/streams.mjs \
@@ -98,13 +107,9 @@ if [ "${BENCH_ONLY:-}" = "streams" ]; then streams_section; exit 0; fi
 WIN_LN_PORT=18909; WIN_WS_PORT=18910; WIN_PORT=18795; WIN_CONTROL_PORT=18796
 windows_section() {
   echo; echo "== windows and agents: trend lag under npm start conditions, /api/v1/stats, MCP tool-call overhead vs REST"
-  echo "src at $(git rev-parse --short HEAD), uncommitted changes in src/: $(git status --porcelain -- src | wc -l) files"
-  setsid npx tsx localnet/main.ts --port $WIN_LN_PORT --ws-port $WIN_WS_PORT --seed 1 --extras >/tmp/bench-localnet-windows.log 2>&1 & pids+=($!)
-  for _ in $(seq 1 150); do curl -sf http://127.0.0.1:$WIN_LN_PORT/health >/dev/null && break; sleep 0.2; done
-  PORT=$WIN_PORT CONTROL_PORT=$WIN_CONTROL_PORT PRICE_CACHE_TTL_MS=1000 BENCH_API_KEY=$KEY UPSTREAM_RPC_URL=http://127.0.0.1:$WIN_LN_PORT \
-    UPSTREAM_WS_URL=ws://127.0.0.1:$WIN_WS_PORT METADATA_DEV_HOSTS=127.0.0.1:$WIN_LN_PORT setsid node bench/serve-worker.mjs >/tmp/bench-worker-$WIN_PORT.log 2>&1 & pids+=($!)
-  for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$WIN_PORT.log && break; sleep 0.2; done
-  grep -q "^ready" /tmp/bench-worker-$WIN_PORT.log || { cat /tmp/bench-worker-$WIN_PORT.log; return 0; }
+  src_measured
+  start_localnet -windows $WIN_LN_PORT $WIN_WS_PORT --extras
+  start_worker $WIN_PORT 1000 $WIN_LN_PORT $WIN_WS_PORT $WIN_CONTROL_PORT || return 0
   local urls="BASE_URL=http://127.0.0.1:$WIN_PORT CONTROL_URL=http://127.0.0.1:$WIN_CONTROL_PORT LOCALNET_URL=http://127.0.0.1:$WIN_LN_PORT API_KEY=$KEY"
   echo "-- trend lag, sampled every 3 s for ${TREND_LAG_SECONDS:-90} s (node bench/trend-lag.mjs)"
   env $urls timeout 600 node bench/trend-lag.mjs || echo "trend lag bench ended early (exit $?)"
@@ -114,14 +119,6 @@ windows_section() {
   env $urls timeout 600 node bench/mcp.mjs || echo "MCP bench ended early (exit $?)"
 }
 if [ "${BENCH_ONLY:-}" = "windows" ]; then windows_section; exit 0; fi
-
-start_worker() { # port ttl [localnet port] [localnet ws port]
-  local ln=${3:-$LN_PORT} ws=${4:-$WS_PORT}
-  PORT=$1 PRICE_CACHE_TTL_MS=$2 BENCH_API_KEY=$KEY BENCH_FREE_API_KEY=$FREE_KEY UPSTREAM_RPC_URL=http://127.0.0.1:$ln UPSTREAM_WS_URL=ws://127.0.0.1:$ws \
-    METADATA_DEV_HOSTS=127.0.0.1:$ln setsid node bench/serve-worker.mjs >/tmp/bench-worker-$1.log 2>&1 & pids+=($!)
-  for _ in $(seq 1 100); do grep -q "^ready" /tmp/bench-worker-$1.log && return 0; sleep 0.2; done
-  cat /tmp/bench-worker-$1.log; return 1
-}
 
 # Exact quotes (issue 22): per pool kind, latency warm and cold, the worker's own time, upstream requests per cold quote;
 # then the CPU per quote: the longest walks (DLMM and CLMM across 10 arrays, Whirlpool across 3) and every kind on a world
@@ -133,9 +130,8 @@ quote_section() {
   local QX_LN_PORT QX_WS_PORT QX_PORT QX_COLD_PORT
   QX_LN_PORT=$(free_port); QX_WS_PORT=$(free_port); QX_PORT=$(free_port); QX_COLD_PORT=$(free_port)
   echo; echo "== quote: per pool kind, extra world (node bench/quote.mjs)"
-  echo "src at $(git rev-parse --short HEAD), uncommitted changes in src/: $(git status --porcelain -- src | wc -l) files"
-  setsid npx tsx localnet/main.ts --port $QX_LN_PORT --ws-port $QX_WS_PORT --seed 1 --slot-ms 2000 --extras >/tmp/bench-localnet-quote.log 2>&1 & pids+=($!)
-  for _ in $(seq 1 150); do curl -sf http://127.0.0.1:$QX_LN_PORT/health >/dev/null && break; sleep 0.2; done
+  src_measured
+  start_localnet -quote $QX_LN_PORT $QX_WS_PORT --slot-ms 2000 --extras
   start_worker $QX_PORT 1000 $QX_LN_PORT $QX_WS_PORT || return 0
   start_worker $QX_COLD_PORT 0 $QX_LN_PORT $QX_WS_PORT || return 0
   BASE_URL=http://127.0.0.1:$QX_PORT COLD_BASE_URL=http://127.0.0.1:$QX_COLD_PORT LOCALNET_URL=http://127.0.0.1:$QX_LN_PORT API_KEY=$KEY node bench/quote.mjs

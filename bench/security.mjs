@@ -8,11 +8,9 @@
 //         /security runs first, so a mint's census is cached when /holders sees it: /holders' cold line uses mints
 //         /security was not asked about (the second half of the list) — the census read alone.
 //   warm  N requests over the same mints, each right after that mint's previous one (report / census cached 30 s).
-const { BASE_URL, LOCALNET_URL, API_KEY } = process.env;
-if (!BASE_URL || !LOCALNET_URL || !API_KEY) {
-  console.error("BASE_URL, LOCALNET_URL and API_KEY are required");
-  process.exit(2);
-}
+import { requiredEnv, timedWithUpstream, upstreamReport } from "./http-bench.mjs";
+
+const { BASE_URL, LOCALNET_URL, API_KEY } = requiredEnv("BASE_URL", "LOCALNET_URL", "API_KEY");
 const N = Number(process.env.N ?? 200);
 
 const manifest = await (await fetch(`${LOCALNET_URL}/__localnet/world`)).json();
@@ -22,27 +20,8 @@ const half = Math.floor(mints.length / 2);
 const reportMints = mints.slice(0, half);
 const holderMints = mints.slice(half);
 
-async function timed(path) {
-  const started = performance.now();
-  const res = await fetch(`${BASE_URL}${path}`, { headers: { "x-api-key": API_KEY } });
-  await res.arrayBuffer();
-  const ms = performance.now() - started;
-  const stats = await (await fetch(`${LOCALNET_URL}/__localnet/stats?requestId=${res.headers.get("x-request-id")}`)).json();
-  return { ms, status: res.status, requests: stats.requests };
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-function report(label, samples) {
-  if (samples.length === 0) return console.log(`${label.padEnd(16)} no samples`);
-  const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
-  const requests = samples.map((s) => s.requests);
-  const mean = requests.reduce((a, b) => a + b, 0) / requests.length;
-  const statuses = [...new Set(samples.map((s) => s.status))].join(",");
-  console.log(
-    `${label.padEnd(16)} n=${String(samples.length).padEnd(4)} p50 ${percentile(ms, 50).toFixed(1)} ms  p99 ${percentile(ms, 99).toFixed(1)} ms` +
-      `   upstream requests/answer mean ${mean.toFixed(2)} max ${Math.max(...requests)}   HTTP ${statuses}`,
-  );
-}
+const timed = (path) => timedWithUpstream(BASE_URL, LOCALNET_URL, { "x-api-key": API_KEY }, path);
+const report = (label, samples) => upstreamReport(label, 16, "answer", samples);
 
 async function measure(label, pathOf, coldMints, warmMints) {
   const coldRuns = [];

@@ -9,12 +9,9 @@
 // env: BASE_URL, CONTROL_URL, API_KEY, N (default 300), CRON_INTERVAL_MS (10000), STATS_INDEX_MINUTES (5)
 import { randomBytes } from "node:crypto";
 import { nearestRank, startBenchCron } from "./cron-driver.mjs";
+import { requiredEnv, sequentialGets } from "./http-bench.mjs";
 
-const { BASE_URL, CONTROL_URL, API_KEY } = process.env;
-if (!BASE_URL || !CONTROL_URL || !API_KEY) {
-  console.error("BASE_URL, CONTROL_URL and API_KEY are required");
-  process.exit(2);
-}
+const { BASE_URL, CONTROL_URL, API_KEY } = requiredEnv("BASE_URL", "CONTROL_URL", "API_KEY");
 const N = Number(process.env.N ?? 300);
 const CRON_INTERVAL_MS = Number(process.env.CRON_INTERVAL_MS ?? 10_000);
 const INDEX_MINUTES = Number(process.env.STATS_INDEX_MINUTES ?? 5);
@@ -70,18 +67,7 @@ console.log(
 
 async function latency(label, path) {
   await fetch(`${BASE_URL}${path}`, { headers }).then((r) => r.arrayBuffer());
-  const samples = [];
-  let statusCode = 0;
-  let bytes = 0;
-  for (let i = 0; i < N; i++) {
-    const t = performance.now();
-    const res = await fetch(`${BASE_URL}${path}`, { headers });
-    const body = await res.arrayBuffer();
-    samples.push(performance.now() - t);
-    statusCode = res.status;
-    bytes = body.byteLength;
-  }
-  samples.sort((a, b) => a - b);
+  const { samples, status: statusCode, bytes } = await sequentialGets(`${BASE_URL}${path}`, headers, N);
   console.log(`${label.padEnd(60)} p50 ${f(nearestRank(samples, 0.5))} ms  p99 ${f(nearestRank(samples, 0.99))} ms  max ${f(samples.at(-1))} ms  (n=${N}, HTTP ${statusCode}, ${bytes} B)`);
 }
 

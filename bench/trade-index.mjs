@@ -7,6 +7,7 @@
 //      SLOTS (normal slots, default 600), STEP (slots per cron run, default 100: over inlineMaxSlots so the queue takes them),
 //      HEAVY_SLOTS (mainnet-sized slots in a second phase, default 70; 0 = none), N (requests per measurement, default 500)
 import { readFileSync } from "node:fs";
+import { percentile, sequentialGets } from "./http-bench.mjs";
 
 const { BASE_URL, CONTROL_URL, LOCALNET_URL, API_KEY, WORKER_LOG } = process.env;
 const SLOTS = Number(process.env.SLOTS ?? 600);
@@ -111,7 +112,7 @@ async function phase(label, slots, heavy) {
       `frontier ${frontierBefore} → ${wait.frontier} (chain confirmed ${wait.target})${wait.timedOut ? " TIMED OUT" : ""}; ` +
       `${ranges.length} ranges via the queue, ${inlineRanges} inline (${inlineTrades} trades), ${failures} failure/retry lines; ` +
       `ingest wall ${f((produceMs + wait.ms) / 1000, 1)} s (${f(wait.ms / 1000, 1)} s after the last slot); ` +
-      `${cronMs.length} cron runs (dispatch, frontier, 24 trend windows, upkeep) p50 ${f(pct([...cronMs].sort((a, b) => a - b), 50), 0)} ms`,
+      `${cronMs.length} cron runs (dispatch, frontier, 24 trend windows, upkeep) p50 ${f(percentile([...cronMs].sort((a, b) => a - b), 50), 0)} ms`,
   );
   console.log(
     `  D1 rows written (range logs, meta.rows_written of the storing batches): ${rowsWritten} for ${trades} trades in ${blocks} blocks → ` +
@@ -121,25 +122,10 @@ async function phase(label, slots, heavy) {
   return { blocks, trades, rowsWritten };
 }
 
-function pct(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 /** p50/p95 of N sequential GETs; `before` (not timed) runs ahead of each one (the cold-cache measurements drop the key). */
 async function latency(label, path, before) {
-  const samples = [];
-  let statusCode = 0;
-  let bytes = 0;
-  for (let i = 0; i < N; i++) {
-    if (before) await before();
-    const t = performance.now();
-    const res = await fetch(`${BASE_URL}${path}`, { headers });
-    const body = await res.arrayBuffer();
-    samples.push(performance.now() - t);
-    statusCode = res.status;
-    bytes = body.byteLength;
-  }
-  samples.sort((a, b) => a - b);
-  console.log(`${label.padEnd(52)} p50 ${f(pct(samples, 50))} ms  p95 ${f(pct(samples, 95))} ms  (n=${N}, HTTP ${statusCode}, ${bytes} B)`);
+  const { samples, status: statusCode, bytes } = await sequentialGets(`${BASE_URL}${path}`, headers, N, before);
+  console.log(`${label.padEnd(52)} p50 ${f(percentile(samples, 50))} ms  p95 ${f(percentile(samples, 95))} ms  (n=${N}, HTTP ${statusCode}, ${bytes} B)`);
 }
 
 // ---- ingest ----

@@ -10,12 +10,9 @@
 // env: BASE_URL, CONTROL_URL, LOCALNET_URL, API_KEY, TREND_LAG_SECONDS (90), CRON_INTERVAL_MS (10000), SAMPLE_MS (3000).
 // The cron stops when the sampling ends.
 import { nearestRank, startBenchCron } from "./cron-driver.mjs";
+import { requiredEnv } from "./http-bench.mjs";
 
-const { BASE_URL, CONTROL_URL, LOCALNET_URL, API_KEY } = process.env;
-if (!BASE_URL || !CONTROL_URL || !LOCALNET_URL || !API_KEY) {
-  console.error("BASE_URL, CONTROL_URL, LOCALNET_URL and API_KEY are required");
-  process.exit(2);
-}
+const { BASE_URL, CONTROL_URL, LOCALNET_URL, API_KEY } = requiredEnv("BASE_URL", "CONTROL_URL", "LOCALNET_URL", "API_KEY");
 const SECONDS = Number(process.env.TREND_LAG_SECONDS ?? 90);
 const CRON_INTERVAL_MS = Number(process.env.CRON_INTERVAL_MS ?? 10_000);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 3000);

@@ -15,7 +15,7 @@ import { findProgramAddressSync } from "../solana/program-address";
 import { addressBytes } from "../venues/pda";
 import { decodeRaydiumClmmPool } from "../venues/raydium-clmm";
 import { addressAt, i128At, i32At, u128At, u16At, u32At } from "./account-fields";
-import { QuoteRefusal, required, type FeeLine, type QuoterSpec, type SwapResult } from "./pool-quoter";
+import { perDirection, QuoteRefusal, required, type FeeLine, type QuoterSpec, type SwapResult } from "./pool-quoter";
 import {
   ceilDiv,
   deltaAmount0X64,
@@ -91,15 +91,6 @@ export const raydiumClmmQuoter: QuoterSpec = {
     const fundRate = BigInt(u32At(config, "RaydiumClmmConfig", 53));
     const [mint0, mint1] = [state.mint0, state.mint1];
     // The walk's initialized ticks per direction, read from the arrays once (an exact-output search swaps many times)
-    const windows = new Map<boolean, { ordered: [number, bigint][]; edge: number } | string>();
-    const windowOf = (zeroForOne: boolean) => {
-      let window = windows.get(zeroForOne);
-      if (window === undefined) {
-        window = readWindow(zeroForOne);
-        windows.set(zeroForOne, window);
-      }
-      return window;
-    };
     const readWindow = (zeroForOne: boolean): { ordered: [number, bigint][]; edge: number } | string => {
       const starts = walkStarts(state.tickCurrent, tickSpacing, zeroForOne);
       const known: [number, bigint][] = [];
@@ -116,6 +107,7 @@ export const raydiumClmmQuoter: QuoterSpec = {
         .sort((a, b) => (zeroForOne ? b[0] - a[0] : a[0] - b[0]));
       return { ordered, edge };
     };
+    const windowOf = perDirection(readWindow);
     return {
       kind: "raydium-clmm",
       pool,

@@ -33,7 +33,7 @@ import { METEORA_DLMM_PROGRAM_ADDRESS } from "../solana/well-known";
 import { decodeMeteoraDlmmPair } from "../venues/meteora-dlmm";
 import { addressBytes } from "../venues/pda";
 import { addressAt, DEFAULT_ADDRESS, i32At, u128At, u16At, u32At, u64At, u8At } from "./account-fields";
-import { QuoteRefusal, type FeeLine, type QuoterSpec, type SwapResult } from "./pool-quoter";
+import { perDirection, QuoteRefusal, type FeeLine, type QuoterSpec, type SwapResult } from "./pool-quoter";
 import { ceilDiv, Q64, U128_MAX, U64_MAX } from "./swap-math";
 
 const LAYOUT = "MeteoraDlmmPair";
@@ -222,15 +222,6 @@ export const meteoraDlmmQuoter: QuoterSpec = {
     };
 
     // The walk's bins per direction, read from the arrays once (an exact-output search swaps many times)
-    const windows = new Map<boolean, { bins: Map<number, Bin>; indices: Set<number> } | string>();
-    const windowOf = (swapForY: boolean) => {
-      let window = windows.get(swapForY);
-      if (window === undefined) {
-        window = readWindow(swapForY);
-        windows.set(swapForY, window);
-      }
-      return window;
-    };
     const readWindow = (swapForY: boolean): { bins: Map<number, Bin>; indices: Set<number> } | string => {
       const bins = new Map<number, Bin>();
       const indices = new Set<number>();
@@ -244,6 +235,7 @@ export const meteoraDlmmQuoter: QuoterSpec = {
       }
       return { bins, indices };
     };
+    const windowOf = perDirection(readWindow);
 
     const [mintX, mintY] = [pair.tokenXMint, pair.tokenYMint];
     const activeBin = (id: number) => dlmmPriceFromId(id, pair.binStep);

@@ -23,6 +23,21 @@ const tooSmall: SwapResult = { ok: false, reason: "the amount is too small to tr
 /** Largest input that still fits when the fee comes off it first: ⌊curve·10⁹ / (10⁹ − fee)⌋. */
 const grossOf = (curveAmount: bigint, feeNumerator: bigint, feeOnInput: boolean) => (feeOnInput ? (curveAmount * FEE_DENOMINATOR) / (FEE_DENOMINATOR - feeNumerator) : curveAmount);
 
+/** A pool's trading fee rate (1e-9) for a swap of `amountIn` in a direction, and what the rate follows, in words. */
+type FeeRate = { rateOf: (direction: boolean, amountIn: bigint) => bigint; schedule: string };
+
+/** The base fee of a swap plus the dynamic fee (`variable`, when on), capped at `maxFee`; `words` the base fee's schedule. */
+function withDynamicFee(baseOf: (direction: boolean, amountIn: bigint) => bigint, dynamicOn: boolean, variable: bigint, maxFee: bigint, words: string[]): FeeRate {
+  if (dynamicOn) words.push(`a dynamic fee of ${variable} / 10⁹ from the volatility the last swap left`);
+  return {
+    rateOf: (direction, amountIn) => {
+      const total = baseOf(direction, amountIn) + variable;
+      return total > maxFee ? maxFee : total;
+    },
+    schedule: words.length > 0 ? words.join(" and ") : "a fixed fee",
+  };
+}
+
 // ---- DAMM v2 ----
 
 const LAYOUT_V2 = "MeteoraDammV2Pool";
@@ -47,7 +62,7 @@ function currentPoint(context: QuoteContext, activationType: number, what: strin
  * (initialized u8 @56, variable_fee_control u32 @68, bin_step u16 @72, volatility_accumulator u128 @120),
  * init_sqrt_price u128 @152; activation_type u8 @480, fee_version u8 @486.
  */
-function dammV2FeeRate(account: AccountBytes, context: QuoteContext, activationPoint: bigint, activationType: number, sqrtPrice: bigint): { rateOf: (aToB: boolean, amountIn: bigint) => bigint; schedule: string } {
+function dammV2FeeRate(account: AccountBytes, context: QuoteContext, activationPoint: bigint, activationType: number, sqrtPrice: bigint): FeeRate {
   const cliff = u64At(account, LAYOUT_V2, 8);
   const mode = u8At(account, LAYOUT_V2, 16);
   const maxFee = maxFeeOfVersion(u8At(account, LAYOUT_V2, 486));
@@ -95,14 +110,7 @@ function dammV2FeeRate(account: AccountBytes, context: QuoteContext, activationP
   } else {
     throw new QuoteRefusal(`unknown base fee mode ${mode}`);
   }
-  if (dynamicOn) words.push(`a dynamic fee of ${variable} / 10⁹ from the volatility the last swap left`);
-  return {
-    rateOf: (aToB, amountIn) => {
-      const total = baseOf(aToB, amountIn) + variable;
-      return total > maxFee ? maxFee : total;
-    },
-    schedule: words.length > 0 ? words.join(" and ") : "a fixed fee",
-  };
+  return withDynamicFee(baseOf, dynamicOn, variable, maxFee, words);
 }
 
 
@@ -205,7 +213,7 @@ const DBC_MAX_FEE = 990_000_000n;
  * variable_fee_control u32 @148, bin_step u16 @152); activation_type u8 @234. The pool's activation_point u64 @296 and
  * volatility_accumulator u128 @40.
  */
-function dbcFeeRate(config: AccountBytes, pool: AccountBytes, context: QuoteContext): { rateOf: (buy: boolean, amountIn: bigint) => bigint; schedule: string } | string {
+function dbcFeeRate(config: AccountBytes, pool: AccountBytes, context: QuoteContext): FeeRate | string {
   const layout = "MeteoraDbcConfig";
   const cliff = u64At(config, layout, 104);
   const second = u64At(config, layout, 112);
@@ -235,14 +243,7 @@ function dbcFeeRate(config: AccountBytes, pool: AccountBytes, context: QuoteCont
   } else {
     return `unknown base fee mode ${mode}`;
   }
-  if (dynamicOn) words.push(`a dynamic fee of ${variable} / 10⁹ from the volatility the last swap left`);
-  return {
-    rateOf: (buy, amountIn) => {
-      const total = baseOf(buy, amountIn) + variable;
-      return total > DBC_MAX_FEE ? DBC_MAX_FEE : total;
-    },
-    schedule: words.length > 0 ? words.join(" and ") : "a fixed fee",
-  };
+  return withDynamicFee(baseOf, dynamicOn, variable, DBC_MAX_FEE, words);
 }
 
 export const meteoraDbcQuoter: QuoterSpec = {

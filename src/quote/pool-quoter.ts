@@ -85,3 +85,15 @@ export function required(context: QuoteContext, address: Address, role: string):
 export function otherMint(mints: readonly [Address, Address], mint: Address): Address {
   return mint === mints[0] ? mints[1] : mints[0];
 }
+
+/**
+ * `read` for each swap direction, computed the first time it is asked and kept: a walk's window of ticks or bins is read
+ * from the accounts once, however many swaps an exact-output search makes.
+ */
+export function perDirection<T>(read: (direction: boolean) => T): (direction: boolean) => T {
+  const kept = new Map<boolean, T>();
+  return (direction) => {
+    if (!kept.has(direction)) kept.set(direction, read(direction));
+    return kept.get(direction)!;
+  };
+}

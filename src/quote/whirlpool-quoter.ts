@@ -33,7 +33,7 @@ import {
   ticksOfOrcaTickArray,
   type OrcaWhirlpoolOracle,
 } from "../venues/orca-whirlpool";
-import { QuoteRefusal, required, type FeeLine, type QuoterSpec, type SwapResult } from "./pool-quoter";
+import { perDirection, QuoteRefusal, required, type FeeLine, type QuoterSpec, type SwapResult } from "./pool-quoter";
 import { whirlpoolAdaptiveFeeWalk } from "./whirlpool-adaptive-fee";
 import {
   ceilDiv,
@@ -111,7 +111,6 @@ export const orcaWhirlpoolQuoter: QuoterSpec = {
       adaptive = { oracle, oracleAddress, now: decodeClockSysvar(clock).unixTimestamp };
     }
     // The initialized ticks of the walk per direction, read once (an exact-output search swaps many times)
-    const windows = new Map<boolean, { ordered: [number, bigint][]; edge: number; arrays: number } | string>();
     const readWindow = (aToB: boolean): { ordered: [number, bigint][]; edge: number; arrays: number } | string => {
       const starts = whirlpoolWalkStarts(state.tickCurrentIndex, tickSpacing, aToB);
       if (starts.length === 0) return "no tick array holds the pool's price";
@@ -136,14 +135,7 @@ export const orcaWhirlpoolQuoter: QuoterSpec = {
         .sort((a, b) => (aToB ? b[0] - a[0] : a[0] - b[0]));
       return { ordered, edge, arrays: starts.length };
     };
-    const windowOf = (aToB: boolean) => {
-      let window = windows.get(aToB);
-      if (window === undefined) {
-        window = readWindow(aToB);
-        windows.set(aToB, window);
-      }
-      return window;
-    };
+    const windowOf = perDirection(readWindow);
     return {
       kind: "orca-whirlpool",
       pool,

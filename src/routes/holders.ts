@@ -6,7 +6,7 @@ import { ApiError } from "../errors/api-error";
 import { limits } from "../limits";
 import { decodeHoldersCursor, encodeHoldersCursor, fetchHoldersPage } from "../security/security-service";
 import { holdersPageSchema } from "../security/security-schema";
-import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
+import { errorResponse, named, restErrors, unknownMintError, validQuery, type Operation } from "./openapi/operation";
 import { integerParam } from "./openapi/query-params";
 import { parseSingleMint } from "./params";
 import { securityDepsOf } from "./security-deps";
@@ -58,15 +58,8 @@ const holdersOperation: Operation = {
       badLimit: `Invalid query parameter limit: must be at most ${limits.holdersMaxLimit}`,
       badCursor: "Invalid query parameter cursor: not a cursor of this endpoint",
     }),
-    401: restErrors[401],
-    404: errorResponse("NOT_FOUND", "`ca` is no account, or not an (initialized) token mint", {
-      noAccount: "Unknown mint 11111111111111111111111111111112: no such account",
-    }),
-    413: restErrors[413],
-    414: restErrors[414],
-    500: restErrors[500],
-    503: restErrors[503],
-    504: restErrors[504],
+    ...restErrors,
+    404: unknownMintError(),
   },
 };
 

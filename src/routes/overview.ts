@@ -3,7 +3,7 @@ import { z } from "zod/mini";
 
 import type { AppContext } from "../app-context";
 import { tokenOverviewSchema } from "../overview/overview-schema";
-import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
+import { errorResponse, named, restErrors, unknownMintError, validQuery, type Operation } from "./openapi/operation";
 import { fetchTokenOverview } from "../overview/overview-service";
 import { parseSingleMint } from "./params";
 import { fetchSecurityReport } from "../security/security-service";
@@ -81,16 +81,8 @@ const overviewOperation: Operation = {
       list: "ca takes one mint address on this endpoint",
       badRisk: 'Invalid query parameter risk: expected one of "true"|"false"',
     }),
-    401: restErrors[401],
-    404: errorResponse("NOT_FOUND", "`ca` is no account, or not an (initialized) token mint", {
-      noAccount: "Unknown mint 11111111111111111111111111111112: no such account",
-      notMint: "Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW is not a token mint",
-    }),
-    413: restErrors[413],
-  414: restErrors[414],
-    500: restErrors[500],
-    503: restErrors[503],
-    504: restErrors[504],
+    ...restErrors,
+    404: unknownMintError({ notMint: "Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW is not a token mint" }),
   },
 };
 

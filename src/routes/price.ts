@@ -199,17 +199,12 @@ const priceResponses = {
     tooMany: `Too many mints in ca: ${limits.maxMintsPerPriceRequest + 1} (at most ${limits.maxMintsPerPriceRequest})`,
     badPoolId: 'Invalid base58 address in poolId: "zzz"',
   }),
-  401: restErrors[401],
+  ...restErrors,
   404: errorResponse("NOT_FOUND", "A mint with no account, an account that is not a mint, or a mint no venue (or the named pool) prices; the message says why", {
     noAccount: "Unknown mint 11111111111111111111111111111112: no such account",
     notMint: "Ef9TQKvhNkwWMW9DCfPqh3vkVJwK1tjzGZpmA6V4wTzW is not a token mint",
     noPool: `No price for ${pumpRecord.ca} on venues: raydium-amm-v4, raydium-cpmm, raydium-clmm: no pool found`,
   }),
-  413: restErrors[413],
-  414: restErrors[414],
-  500: restErrors[500],
-  503: restErrors[503],
-  504: restErrors[504],
 };
 
 const venueNames: Record<VenueId, string> = {

@@ -95,16 +95,11 @@ const quoteOperation: Operation = {
       badSide: "Invalid query parameter side: must be one of buy, sell",
       badPool: `Invalid poolId: ${curve} is not a pool of ${wsol} that can be read: no such account`,
     }),
-    401: restErrors[401],
+    ...restErrors,
     404: errorResponse("NOT_FOUND", "An unknown mint, or a mint no pool prices", { noPool: `No quote for ${pump}: no pool found` }),
-    413: restErrors[413],
-    414: restErrors[414],
     422: errorResponse("UNPROCESSABLE", "No pool fills the size on the state read: the message gives each pool's depth", {
       tooLarge: `No pool of ${pump} fills this size: pool ${curve} (pump-bonding-curve): the curve holds 1201934715 quote atoms (depth read: 37405166460385 atoms of ${pump})`,
     }),
-    500: restErrors[500],
-    503: restErrors[503],
-    504: restErrors[504],
   },
 };
 

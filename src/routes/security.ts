@@ -4,7 +4,7 @@ import { z } from "zod/mini";
 import type { AppContext } from "../app-context";
 import { fetchSecurityReport } from "../security/security-service";
 import { securityReportSchema } from "../security/security-schema";
-import { errorResponse, named, restErrors, validQuery, type Operation } from "./openapi/operation";
+import { errorResponse, named, restErrors, unknownMintError, validQuery, type Operation } from "./openapi/operation";
 import { parseSingleMint } from "./params";
 import { securityDepsOf } from "./security-deps";
 
@@ -95,15 +95,8 @@ const securityOperation: Operation = {
       badCa: 'Invalid base58 address in ca: "not-base58!"',
       list: "ca takes one mint address on this endpoint",
     }),
-    401: restErrors[401],
-    404: errorResponse("NOT_FOUND", "`ca` is no account, or not an (initialized) token mint", {
-      noAccount: "Unknown mint 11111111111111111111111111111112: no such account",
-    }),
-    413: restErrors[413],
-    414: restErrors[414],
-    500: restErrors[500],
-    503: restErrors[503],
-    504: restErrors[504],
+    ...restErrors,
+    404: unknownMintError(),
   },
 };
 

@@ -23,11 +23,8 @@
  * bytes each, the same budget), reads the Clock beside the pair, then only the owners.
  */
 import type { Address } from "@solana/kit";
-import { z } from "zod/mini";
 
-import { isUpstreamError } from "../errors/upstream-api-error";
 import { limits } from "../limits";
-import { formatPercent } from "../overview/amount-format";
 import { parseLargestAccounts } from "../overview/holder-reads";
 import { readTokenHolding } from "../overview/holders";
 import { BURN_OWNERS } from "../overview/liquidity-owners";
@@ -35,7 +32,6 @@ import { readAccounts, type AccountRpc } from "../solana/account-reader";
 import { AccountDecodeError } from "../solana/accounts/decode-error";
 import { decodeClockSysvar, SYSVAR_CLOCK_ADDRESS } from "../solana/accounts/clock-sysvar";
 import { decodeMint } from "../solana/accounts/spl-token";
-import { UpstreamError } from "../solana/upstream";
 import {
   decodeDlmmLockRelease,
   decodeLockConfigPosition,
@@ -51,7 +47,7 @@ import {
   type PositionScan,
 } from "../venues/position-accounts";
 import { lockerOf } from "./lockers";
-import type { PositionAnswer, PositionLocks } from "./position-locks";
+import { addToLocker, emptyLockTally, fromBase64, OverBudget, overBudgetAnswer, positionLocksFigures, scanPositions, withdrawablePercent, type GpaRows, type PositionAnswer } from "./position-figures";
 
 /** The venues whose positions this module reads, by the price record's `dex`. */
 export const CONCENTRATED_POSITION_SCANS: Readonly<Record<string, PositionScan>> = {
@@ -61,31 +57,6 @@ export const CONCENTRATED_POSITION_SCANS: Readonly<Record<string, PositionScan>>
 };
 
 const VENUE_NAMES: Readonly<Record<string, string>> = { "raydium-clmm": "Raydium CLMM", "orca-whirlpool": "Orca Whirlpool", "meteora-dlmm": "Meteora DLMM" };
-
-const gpaSchema = z.array(z.object({ pubkey: z.string(), account: z.object({ data: z.tuple([z.string(), z.literal("base64")]) }) }));
-type GpaRows = z.infer<typeof gpaSchema>;
-
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-
-class OverBudget extends Error {}
-
-/** One budgeted, sliced getProgramAccounts; `OverBudget` when the answer is past the byte or time budget. */
-async function scan(rpc: AccountRpc, program: Address, filters: unknown[], slice: { offset: number; length: number }, requestId?: string): Promise<GpaRows> {
-  try {
-    const { result } = await rpc.call<unknown>("getProgramAccounts", [program, { encoding: "base64", commitment: "confirmed", dataSlice: slice, filters }], {
-      idempotent: true,
-      requestId,
-      maxAnswerBytes: limits.security.positionsScanMaxBytes,
-      timeoutMs: limits.security.positionsScanTimeoutMs,
-    });
-    const parsed = gpaSchema.safeParse(result);
-    if (!parsed.success) throw new UpstreamError("bad-response", "getProgramAccounts answer has an unexpected shape");
-    return parsed.data;
-  } catch (error) {
-    if (isUpstreamError(error) && (error.kind === "answer-too-large" || error.kind === "timeout")) throw new OverBudget();
-    throw error;
-  }
-}
 
 /** The NFT's supply (0: burnt, or the mint closed), or null when the account is not a mint. */
 function nftSupply(raw: { owner: Address; data: Uint8Array } | null | undefined): bigint | null {
@@ -112,20 +83,16 @@ export async function readConcentratedPositionLocks(rpc: AccountRpc, pool: Addre
   const positionFilters = [{ dataSize: layout.size }, { memcmp: { offset: layout.poolOffset, bytes: pool } }];
   try {
     [rows, lockRows, releaseRows, poolRead] = await Promise.all([
-      scan(rpc, layout.program, positionFilters, layout.slice, requestId),
+      scanPositions(rpc, layout.program, positionFilters, layout.slice, requestId),
       dex === "orca-whirlpool"
-        ? scan(rpc, layout.program, [{ dataSize: WHIRLPOOL_LOCK_CONFIG.size }, { memcmp: { offset: WHIRLPOOL_LOCK_CONFIG.whirlpoolOffset, bytes: pool } }], { offset: WHIRLPOOL_LOCK_CONFIG.positionOffset, length: 32 }, requestId)
+        ? scanPositions(rpc, layout.program, [{ dataSize: WHIRLPOOL_LOCK_CONFIG.size }, { memcmp: { offset: WHIRLPOOL_LOCK_CONFIG.whirlpoolOffset, bytes: pool } }], { offset: WHIRLPOOL_LOCK_CONFIG.positionOffset, length: 32 }, requestId)
         : Promise.resolve([]),
-      dex === "meteora-dlmm" ? scan(rpc, layout.program, positionFilters, DLMM_LOCK_RELEASE_SLICE, requestId) : Promise.resolve([]),
+      dex === "meteora-dlmm" ? scanPositions(rpc, layout.program, positionFilters, DLMM_LOCK_RELEASE_SLICE, requestId) : Promise.resolve([]),
       readAccounts(rpc, dex === "meteora-dlmm" ? [pool, SYSVAR_CLOCK_ADDRESS] : [pool], { requestId }),
     ]);
   } catch (error) {
     if (!(error instanceof OverBudget)) throw error;
-    return {
-      positions: null,
-      message: `The pool has more positions than one scan reads within its budget (${limits.security.positionsScanMaxBytes} bytes, ${limits.security.positionsScanTimeoutMs} ms): their locks are not assessed.`,
-      source: { accounts: [pool], slot: null, trades: null, unseen: "every position of the pool (the scan's budget)" },
-    };
+    return overBudgetAnswer(pool);
   }
   const all = rows.flatMap((r) => layout.decode(r.pubkey as Address, fromBase64(r.account.data[0])) ?? []);
   // The pool account: its program (a pool of this venue?), the slot of the read, and for NFT venues its current tick.
@@ -153,38 +120,21 @@ export async function readConcentratedPositionLocks(rpc: AccountRpc, pool: Addre
   const ownerRead = owners.length > 0 ? await readAccounts(rpc, owners, { requestId }) : null;
 
   const total = counted.reduce((s, p) => s + p.liquidity, 0n);
-  let burned = 0n;
-  let locked = 0n;
-  let lockedInPlace = 0n;
-  const lockers = new Map<Address, { locker: string; amount: bigint }>();
+  const tally = emptyLockTally();
   read.forEach((p, i) => {
     const holder = holders[i]!;
     if (holder.kind === "burn" || (holder.kind === "owner" && BURN_OWNERS.has(holder.owner))) {
-      burned += p.liquidity;
+      tally.burned += p.liquidity;
     } else if (holder.kind === "in-place") {
-      lockedInPlace += p.liquidity;
+      tally.lockedInPlace += p.liquidity;
     } else if (holder.kind === "owner") {
       const locker = lockerOf(holder.owner, ownerRead?.accounts.get(holder.owner)?.owner ?? null);
       if (!locker) return;
-      locked += p.liquidity;
-      const entry = lockers.get(holder.owner) ?? { locker, amount: 0n };
-      entry.amount += p.liquidity;
-      lockers.set(holder.owner, entry);
+      tally.locked += p.liquidity;
+      addToLocker(tally, holder.owner, locker, p.liquidity);
     }
   });
-  locked += lockedInPlace;
-  const figures: PositionLocks = {
-    measure: nftVenue ? "in-range-liquidity" : "bin-shares",
-    positions: all.length,
-    liquidity: total.toString(),
-    burned: burned.toString(),
-    burnedPercent: formatPercent(burned, total),
-    locked: locked.toString(),
-    lockedPercent: formatPercent(locked, total),
-    lockedInPlace: lockedInPlace.toString(),
-    lockers: [...lockers].map(([owner, { locker, amount }]) => ({ owner, locker, amount: amount.toString() })),
-  };
-  const free = 100 - Number(figures.burnedPercent) - Number(figures.lockedPercent);
+  const figures = positionLocksFigures(nftVenue ? "in-range-liquidity" : "bin-shares", all.length, total, tally);
   const of = nftVenue ? `of the ${venue} pool's liquidity at the current price (${counted.length} of its ${all.length} positions in range)` : `of the ${venue} pool's position liquidity (bin shares of its ${all.length} positions)`;
   const how = nftVenue ? "burnt (its NFT burnt or at a burn address)" : "burnt (owned by a burn address)";
   const lockHow = dex === "orca-whirlpool" ? "locked (in place, or its NFT with a locker)" : nftVenue ? "locked (its NFT with a locker)" : "locked (until its release point, or owned by a locker)";
@@ -195,7 +145,7 @@ export async function readConcentratedPositionLocks(rpc: AccountRpc, pool: Addre
   ];
   return {
     positions: figures,
-    message: `${figures.burnedPercent}% ${of} is ${how} and ${figures.lockedPercent}% ${lockHow}; ${free > 0 ? free.toFixed(4) : "0.0000"}% can be withdrawn by its holders.`,
+    message: `${figures.burnedPercent}% ${of} is ${how} and ${figures.lockedPercent}% ${lockHow}; ${withdrawablePercent(figures)}% can be withdrawn by its holders.`,
     source: {
       accounts: [pool, ...read.map((p) => p.address)],
       slot: Math.min(poolRead!.slot, slot ?? poolRead!.slot, ownerRead?.slot ?? poolRead!.slot),

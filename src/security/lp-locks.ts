@@ -25,7 +25,8 @@ import { readTokenHolding } from "../overview/holders";
 import { PUMP_AMM_PROGRAM_ADDRESS, RAYDIUM_AMM_V4_PROGRAM_ADDRESS, RAYDIUM_CPMM_PROGRAM_ADDRESS } from "../solana/well-known";
 import { CONCENTRATED_POSITION_SCANS, readConcentratedPositionLocks } from "./concentrated-positions";
 import { lpLockerOf } from "./lockers";
-import { readDammV2PositionLocks, type PositionLocks } from "./position-locks";
+import type { PositionLocks } from "./position-figures";
+import { readDammV2PositionLocks } from "./position-locks";
 import type { FactSource } from "./security-schema";
 
 type LpLayout = { program: Address; decoder: ReturnType<typeof lpDecoder> };

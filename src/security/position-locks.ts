@@ -17,19 +17,15 @@
  * Locked: vested and permanently locked liquidity, plus the unlocked liquidity of NFTs held by known lockers.
  */
 import { getAddressDecoder, getU128Decoder, type Address } from "@solana/kit";
-import { z } from "zod/mini";
 
-import { isUpstreamError } from "../errors/upstream-api-error";
 import { limits } from "../limits";
-import { formatPercent } from "../overview/amount-format";
 import { readTokenHolding } from "../overview/holders";
 import { BURN_OWNERS } from "../overview/liquidity-owners";
 import { readAccounts, type AccountRpc } from "../solana/account-reader";
-import { UpstreamError } from "../solana/upstream";
 import { METEORA_DAMM_V2_PROGRAM_ADDRESS } from "../solana/well-known";
 import { addressBytes, findPda } from "../venues/pda";
 import { lockerOf } from "./lockers";
-import type { FactSource, PositionMeasure } from "./security-schema";
+import { addToLocker, emptyLockTally, fromBase64, OverBudget, overBudgetAnswer, positionLocksFigures, scanPositions, withdrawablePercent, type GpaRows, type PositionAnswer } from "./position-figures";
 
 export const DAMM_V2_POSITION_SIZE = 408;
 const POOL_OFFSET = 8;
@@ -52,50 +48,14 @@ export function decodeDammV2PositionSlice(address: Address, slice: Uint8Array): 
   };
 }
 
-export type PositionLocks = {
-  /** What `liquidity` sums (security-schema.ts `positionMeasures`). */
-  measure: PositionMeasure;
-  /** Positions of the pool. */
-  positions: number;
-  /** Their liquidity summed (unlocked + vested + permanently locked), in the pool's liquidity units. */
-  liquidity: string;
-  burned: string;
-  burnedPercent: string;
-  locked: string;
-  lockedPercent: string;
-  /** Of `locked`: locked in the positions themselves (vested and permanent). */
-  lockedInPlace: string;
-  /** NFT holders that are known lockers, with the liquidity of the positions they hold. */
-  lockers: { owner: string; locker: string; amount: string }[];
-};
-
-const gpaSchema = z.array(z.object({ pubkey: z.string(), account: z.object({ data: z.tuple([z.string(), z.literal("base64")]) }) }));
-
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-
-export type PositionAnswer = { positions: PositionLocks | null; message: string; source: FactSource };
-
 /** The position figures of the DAMM v2 `pool`, or why there are none (the scan's budget). Outages throw. */
 export async function readDammV2PositionLocks(rpc: AccountRpc, pool: Address, requestId?: string): Promise<PositionAnswer> {
-  let rows: z.infer<typeof gpaSchema>;
+  let rows: GpaRows;
   try {
-    const filters = [{ dataSize: DAMM_V2_POSITION_SIZE }, { memcmp: { offset: POOL_OFFSET, bytes: pool } }];
-    const { result } = await rpc.call<unknown>("getProgramAccounts", [METEORA_DAMM_V2_PROGRAM_ADDRESS, { encoding: "base64", commitment: "confirmed", dataSlice: SLICE, filters }], {
-      idempotent: true,
-      requestId,
-      maxAnswerBytes: limits.security.positionsScanMaxBytes,
-      timeoutMs: limits.security.positionsScanTimeoutMs,
-    });
-    const parsed = gpaSchema.safeParse(result);
-    if (!parsed.success) throw new UpstreamError("bad-response", "getProgramAccounts answer has an unexpected shape");
-    rows = parsed.data;
+    rows = await scanPositions(rpc, METEORA_DAMM_V2_PROGRAM_ADDRESS, [{ dataSize: DAMM_V2_POSITION_SIZE }, { memcmp: { offset: POOL_OFFSET, bytes: pool } }], SLICE, requestId);
   } catch (error) {
-    if (!isUpstreamError(error) || (error.kind !== "answer-too-large" && error.kind !== "timeout")) throw error;
-    return {
-      positions: null,
-      message: `The pool has more positions than one scan reads within its budget (${limits.security.positionsScanMaxBytes} bytes, ${limits.security.positionsScanTimeoutMs} ms): their locks are not assessed.`,
-      source: { accounts: [pool], slot: null, trades: null, unseen: "every position of the pool (the scan's budget)" },
-    };
+    if (!(error instanceof OverBudget)) throw error;
+    return overBudgetAnswer(pool);
   }
   const positions = rows.flatMap((r) => decodeDammV2PositionSlice(r.pubkey as Address, fromBase64(r.account.data[0])) ?? []);
   // The NFT holders of the positions with the most unlocked liquidity (the rest can only add withdrawable liquidity).
@@ -110,43 +70,26 @@ export async function readDammV2PositionLocks(rpc: AccountRpc, pool: Address, re
   const ownerAccounts = owners.length > 0 ? (await readAccounts(rpc, owners, { requestId })).accounts : new Map();
 
   const total = positions.reduce((s, p) => s + p.unlocked + p.vested + p.permanent, 0n);
-  let burned = 0n;
-  let locked = 0n;
-  let lockedInPlace = 0n;
-  const lockers = new Map<Address, { locker: string; amount: bigint }>();
+  const tally = emptyLockTally();
   const holderOf = new Map(read.map((p, i) => [p.address, holders[i] ?? null]));
   for (const p of positions) {
     const holder = holderOf.get(p.address) ?? null;
     const all = p.unlocked + p.vested + p.permanent;
     if (holder !== null && BURN_OWNERS.has(holder)) {
-      burned += all;
+      tally.burned += all;
       continue;
     }
-    lockedInPlace += p.vested + p.permanent;
+    tally.lockedInPlace += p.vested + p.permanent;
     const locker = holder === null ? undefined : lockerOf(holder, ownerAccounts.get(holder)?.owner ?? null);
     if (locker && holder !== null) {
-      locked += p.unlocked;
-      const entry = lockers.get(holder) ?? { locker, amount: 0n };
-      entry.amount += all;
-      lockers.set(holder, entry);
+      tally.locked += p.unlocked;
+      addToLocker(tally, holder, locker, all);
     }
   }
-  locked += lockedInPlace;
-  const figures: PositionLocks = {
-    measure: "position-liquidity",
-    positions: positions.length,
-    liquidity: total.toString(),
-    burned: burned.toString(),
-    burnedPercent: formatPercent(burned, total),
-    locked: locked.toString(),
-    lockedPercent: formatPercent(locked, total),
-    lockedInPlace: lockedInPlace.toString(),
-    lockers: [...lockers].map(([owner, { locker, amount }]) => ({ owner, locker, amount: amount.toString() })),
-  };
-  const free = 100 - Number(figures.burnedPercent) - Number(figures.lockedPercent);
+  const figures = positionLocksFigures("position-liquidity", positions.length, total, tally);
   return {
     positions: figures,
-    message: `${figures.burnedPercent}% of the pool's position liquidity is burnt (its NFT at a burn address) and ${figures.lockedPercent}% locked (in the position, or its NFT with a locker); ${free > 0 ? free.toFixed(4) : "0.0000"}% can be withdrawn by its holders.`,
+    message: `${figures.burnedPercent}% of the pool's position liquidity is burnt (its NFT at a burn address) and ${figures.lockedPercent}% locked (in the position, or its NFT with a locker); ${withdrawablePercent(figures)}% can be withdrawn by its holders.`,
     source: {
       accounts: [pool, ...read.map((p) => p.address)],
       slot: nftRead?.slot ?? null,

@@ -59,33 +59,63 @@ const addressAt = (bytes: Uint8Array, at: number) => getAddressDecoder().decode(
 const u128At = (bytes: Uint8Array, at: number) => getU128Decoder().decode(bytes, at);
 const i32At = (bytes: Uint8Array, at: number) => getI32Decoder().decode(bytes, at);
 
-export const RAYDIUM_CLMM_POSITION_SCAN: PositionScan = {
+/** Where an NFT venue's position keeps its fields, at absolute offsets; `end` closes the slice read from `nftMint`. */
+type NftPositionLayout = Pick<PositionScan, "program" | "size" | "discriminator" | "poolOffset"> & {
+  nftMint: number;
+  liquidity: number;
+  tickLower: number;
+  tickUpper: number;
+  end: number;
+  poolTickOffset: number;
+};
+
+/** The scan of an NFT venue's positions (CLMM, Whirlpool): the slice runs from the NFT mint to `end`. */
+function nftPositionScan(layout: NftPositionLayout): PositionScan {
+  const { program, size, discriminator, poolOffset, poolTickOffset } = layout;
+  const length = layout.end - layout.nftMint;
+  const at = (offset: number) => offset - layout.nftMint;
+  return {
+    program,
+    size,
+    discriminator,
+    poolOffset,
+    slice: { offset: layout.nftMint, length },
+    decode(address, s) {
+      if (s.length < length) return null;
+      const ticks = { lower: i32At(s, at(layout.tickLower)), upper: i32At(s, at(layout.tickUpper)) };
+      return { address, nftMint: addressAt(s, 0), owner: null, liquidity: u128At(s, at(layout.liquidity)), ticks, lockReleasePoint: 0n };
+    },
+    poolTickOffset,
+  };
+}
+
+export const RAYDIUM_CLMM_POSITION_SCAN = nftPositionScan({
   program: RAYDIUM_CLMM_PROGRAM_ADDRESS,
   size: 281,
   discriminator: "466f967ee60f1975",
   poolOffset: 41,
   // nft_mint @9 .. the end of liquidity @97
-  slice: { offset: 9, length: 88 },
-  decode(address, s) {
-    if (s.length < 88) return null;
-    return { address, nftMint: addressAt(s, 0), owner: null, liquidity: u128At(s, 81 - 9), ticks: { lower: i32At(s, 73 - 9), upper: i32At(s, 77 - 9) }, lockReleasePoint: 0n };
-  },
+  nftMint: 9,
+  tickLower: 73,
+  tickUpper: 77,
+  liquidity: 81,
+  end: 97,
   poolTickOffset: 269,
-};
+});
 
-export const ORCA_WHIRLPOOL_POSITION_SCAN: PositionScan = {
+export const ORCA_WHIRLPOOL_POSITION_SCAN = nftPositionScan({
   program: ORCA_WHIRLPOOL_PROGRAM_ADDRESS,
   size: 216,
   discriminator: "aabc8fe47a40f7d0",
   poolOffset: 8,
   // position_mint @40 .. the end of tick_upper_index @96
-  slice: { offset: 40, length: 56 },
-  decode(address, s) {
-    if (s.length < 56) return null;
-    return { address, nftMint: addressAt(s, 0), owner: null, liquidity: u128At(s, 72 - 40), ticks: { lower: i32At(s, 88 - 40), upper: i32At(s, 92 - 40) }, lockReleasePoint: 0n };
-  },
+  nftMint: 40,
+  liquidity: 72,
+  tickLower: 88,
+  tickUpper: 92,
+  end: 96,
   poolTickOffset: 81,
-};
+});
 
 export const DLMM_BINS_PER_POSITION = 70;
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { plans } from "../../src/accounts/plans";
-import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
-import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import type { TinyChain } from "../localnet/helpers/local-chain";
+import { closeWorkerAndChain, serveWorkerOnTinyChain, type ServedWorker } from "./helpers/served-worker";
 import { newAccount } from "../helpers/ids";
 import { sleep } from "../helpers/wait";
 
@@ -22,15 +22,11 @@ let worker: ServedWorker;
 let key = "";
 
 beforeAll(async () => {
-  chain = await startTinyChain({ slotMs: 100 });
-  worker = await serveWorker({ UPSTREAM_RPC_URL: chain.net.rpcUrl, UPSTREAM_WS_URL: chain.net.wsUrl });
+  ({ chain, worker } = await serveWorkerOnTinyChain({ slotMs: 100 }));
   key = await worker.newApiKey();
 });
 
-afterAll(async () => {
-  await worker?.close();
-  await chain?.net.close();
-});
+afterAll(() => closeWorkerAndChain({ chain, worker }));
 
 /** A connected MCP client presenting `headers` (the key as `Authorization: Bearer`, unless told otherwise). */
 async function connect(headers: Record<string, string>): Promise<Client> {

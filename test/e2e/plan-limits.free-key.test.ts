@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plans } from "../../src/accounts/plans";
 import { limits } from "../../src/limits";
 import { logsMentionsRequired } from "../../src/pubsub/pubsub-frames";
-import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
-import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import type { TinyChain } from "../localnet/helpers/local-chain";
+import { closeWorkerAndChain, serveWorkerOnTinyChain, type ServedWorker } from "./helpers/served-worker";
 import { endClient, openRecording, refusedUpgrade, type RecordingClient } from "./helpers/ws-client";
 import { newAccount } from "../helpers/ids";
 import { sleep, until } from "../helpers/wait";
@@ -28,14 +28,10 @@ const rpcWs = (key: string) => `${worker.origin.replace(/^http/, "ws")}/rpc?x-ap
 const streamWs = (key: string) => `${worker.origin.replace(/^http/, "ws")}/ws?x-api-key=${key}`;
 
 beforeAll(async () => {
-  chain = await startTinyChain({ slotMs: 100 });
-  worker = await serveWorker({ UPSTREAM_RPC_URL: chain.net.rpcUrl, UPSTREAM_WS_URL: chain.net.wsUrl });
+  ({ chain, worker } = await serveWorkerOnTinyChain({ slotMs: 100 }));
 });
 
-afterAll(async () => {
-  await worker?.close();
-  await chain?.net.close();
-});
+afterAll(() => closeWorkerAndChain({ chain, worker }));
 
 const rest = (key: string, path: string) => fetch(`${worker.origin}${path}`, { headers: { "x-api-key": key } });
 const rpc = (key: string, body: unknown) => fetch(`${worker.origin}/rpc`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });

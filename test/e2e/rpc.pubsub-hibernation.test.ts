@@ -5,23 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
-import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import type { TinyChain } from "../localnet/helpers/local-chain";
+import { closeWorkerAndChain, serveWorkerOnTinyChain, type ServedWorker } from "./helpers/served-worker";
 
 let chain: TinyChain;
 let worker: ServedWorker;
 let key: string;
 
 beforeAll(async () => {
-  chain = await startTinyChain({ slotMs: 100 });
-  worker = await serveWorker({ UPSTREAM_RPC_URL: chain.net.rpcUrl, UPSTREAM_WS_URL: chain.net.wsUrl });
+  ({ chain, worker } = await serveWorkerOnTinyChain({ slotMs: 100 }));
   key = await worker.newApiKey();
 }, 120_000);
 
-afterAll(async () => {
-  await worker?.close();
-  await chain?.net.close();
-});
+afterAll(() => closeWorkerAndChain({ chain, worker }));
 
 async function openClient(): Promise<{ ws: WebSocket; call: (method: string, params?: unknown[]) => Promise<any>; notified: any[] }> {
   const ws = new WebSocket(`${worker.origin.replace(/^http/, "ws")}/rpc?x-api-key=${key}`);

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
-import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import type { TinyChain } from "../localnet/helpers/local-chain";
+import { closeWorkerAndChain, serveWorkerOnTinyChain, type ServedWorker } from "./helpers/served-worker";
 import { until as poll } from "../helpers/wait";
 
 const CLIENTS = 1000;
@@ -67,15 +67,11 @@ function fanOutDelays(oracle: Client, clients: Client[], slots: number[]): strin
 }
 
 beforeAll(async () => {
-  chain = await startTinyChain();
-  worker = await serveWorker({ UPSTREAM_RPC_URL: chain.net.rpcUrl, UPSTREAM_WS_URL: chain.net.wsUrl });
+  ({ chain, worker } = await serveWorkerOnTinyChain());
   key = await worker.newApiKey();
 }, 120_000);
 
-afterAll(async () => {
-  await worker?.close();
-  await chain?.net.close();
-});
+afterAll(() => closeWorkerAndChain({ chain, worker }));
 
 describe(`${CLIENTS} clients on one account through /rpc`, () => {
   it("cause exactly ONE upstream accountSubscribe; each client gets every notification under its own id; 999 unsubscribes keep the last one receiving; the last one removes the upstream subscription", async () => {

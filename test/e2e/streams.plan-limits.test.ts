@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plans } from "../../src/accounts/plans";
-import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
-import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import type { TinyChain } from "../localnet/helpers/local-chain";
+import { closeWorkerAndChain, serveWorkerOnTinyChain, type ServedWorker } from "./helpers/served-worker";
 import { openRecording, type RecordingClient, refusedUpgrade } from "./helpers/ws-client";
 import { until } from "../helpers/wait";
 import { newAccount } from "../helpers/ids";
@@ -19,14 +19,10 @@ const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const sixMints = [SOL, USDC, "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So"];
 
 beforeAll(async () => {
-  chain = await startTinyChain({ slotMs: 100 });
-  worker = await serveWorker({ UPSTREAM_RPC_URL: chain.net.rpcUrl, UPSTREAM_WS_URL: chain.net.wsUrl });
+  ({ chain, worker } = await serveWorkerOnTinyChain({ slotMs: 100 }));
 });
 
-afterAll(async () => {
-  await worker?.close();
-  await chain?.net.close();
-});
+afterAll(() => closeWorkerAndChain({ chain, worker }));
 
 async function connected(key: string): Promise<RecordingClient> {
   const client = await openRecording(`${wsPath()}?x-api-key=${key}`);

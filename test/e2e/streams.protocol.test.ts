@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { refusedUpgrade } from "./helpers/ws-client";
 import { limits } from "../../src/limits";
-import { startTinyChain, type TinyChain } from "../localnet/helpers/local-chain";
-import { serveWorker, type ServedWorker } from "./helpers/served-worker";
+import type { TinyChain } from "../localnet/helpers/local-chain";
+import { closeWorkerAndChain, serveWorkerOnTinyChain, type ServedWorker } from "./helpers/served-worker";
 
 let chain: TinyChain;
 let worker: ServedWorker;
@@ -20,15 +20,11 @@ const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const wsPath = () => `${worker.origin.replace(/^http/, "ws")}/ws`;
 
 beforeAll(async () => {
-  chain = await startTinyChain({ slotMs: 100 });
-  worker = await serveWorker({ UPSTREAM_RPC_URL: chain.net.rpcUrl, UPSTREAM_WS_URL: chain.net.wsUrl });
+  ({ chain, worker } = await serveWorkerOnTinyChain({ slotMs: 100 }));
   key = await worker.newApiKey();
 });
 
-afterAll(async () => {
-  await worker?.close();
-  await chain?.net.close();
-});
+afterAll(() => closeWorkerAndChain({ chain, worker }));
 
 interface Client {
   ws: WebSocket;

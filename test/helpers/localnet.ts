@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { WorldManifest, WorldPool, WorldToken } from "../../localnet/src/world/manifest";
 import type { TradeRecord } from "../../localnet/src/world/swap-truth";
+import { newApiKey } from "./keys";
 
 /** Plain JSON-RPC to localnet (not through the worker): the tests' independent view of the chain. */
 export async function chainRpc<T>(method: string, params: unknown[] = []): Promise<T> {
@@ -37,6 +38,12 @@ export async function readableWorld(): Promise<WorldManifest> {
   const manifest = await world();
   while ((await chainRpc<number>("getSlot", [{ commitment: "confirmed" }])) < newest) await advance(1);
   return manifest;
+}
+
+/** A new API key, then the readable world: where a file that asks about the world's tokens starts (its beforeAll). */
+export async function keyAndReadableWorld(): Promise<{ key: string; manifest: WorldManifest }> {
+  const key = await newApiKey();
+  return { key, manifest: await readableWorld() };
 }
 
 export async function advance(slots: number): Promise<number> {

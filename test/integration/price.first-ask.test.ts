@@ -11,9 +11,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getJson } from "../helpers/http";
-import { newApiKey } from "../helpers/keys";
 import { ensureFreshOracle, independentPrice, independentSolUsd } from "../helpers/independent-price";
-import { advance, chainRpc, readableWorld, upstreamCounts } from "../helpers/localnet";
+import { advance, chainRpc, keyAndReadableWorld, readableWorld, upstreamCounts } from "../helpers/localnet";
 import { until } from "../helpers/wait";
 import { relErr } from "../helpers/numbers";
 import { limits } from "../../src/limits";
@@ -32,10 +31,7 @@ interface PriceRecord {
 
 let key = "";
 let manifest: WorldManifest;
-beforeAll(async () => {
-  key = await newApiKey();
-  manifest = await readableWorld();
-});
+beforeAll(async () => ({ key, manifest } = await keyAndReadableWorld()));
 const auth = () => ({ headers: { "x-api-key": key } });
 
 /** Tokens all of whose pools are of a non-derivable kind, still trading (not migrated away), quoted in wSOL. */

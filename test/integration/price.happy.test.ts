@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { newApiKey } from "../helpers/keys";
 import { getJson } from "../helpers/http";
-import { chainRpc, incineratorBalance, poolsOfKind, rawAccounts, readableWorld, upstreamCounts, upstreamRequests } from "../helpers/localnet";
+import { chainRpc, incineratorBalance, keyAndReadableWorld, poolsOfKind, rawAccounts, readableWorld, upstreamCounts, upstreamRequests } from "../helpers/localnet";
 import type { WorldToken } from "../../localnet/src/world/manifest";
 import { env } from "cloudflare:workers";
 import type { Address } from "@solana/kit";
@@ -48,10 +47,7 @@ const PRICED_QUOTES = new Set([WSOL, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt
 
 let key = "";
 let manifest: WorldManifest;
-beforeAll(async () => {
-  key = await newApiKey();
-  manifest = await readableWorld();
-});
+beforeAll(async () => ({ key, manifest } = await keyAndReadableWorld()));
 const auth = (extra: Record<string, string> = {}) => ({ headers: { "x-api-key": key, ...extra } });
 
 /**

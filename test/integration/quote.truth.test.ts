@@ -2,8 +2,7 @@ import { env } from "cloudflare:workers";
 import { getAddressDecoder } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getJson } from "../helpers/http";
-import { newApiKey } from "../helpers/keys";
-import { advance, chainRpc, rawAccounts, readableWorld, tradeTruth } from "../helpers/localnet";
+import { advance, chainRpc, keyAndReadableWorld, rawAccounts, tradeTruth } from "../helpers/localnet";
 import { until } from "../helpers/wait";
 import type { WorldManifest, WorldPool } from "../../localnet/src/world/manifest";
 import type { QuoteAnswerJson } from "../../src/quote/quote-record";
@@ -32,8 +31,7 @@ interface Simulated {
 let key = "";
 let manifest: WorldManifest;
 beforeAll(async () => {
-  key = await newApiKey();
-  manifest = await readableWorld();
+  ({ key, manifest } = await keyAndReadableWorld());
   // the pools that open later (the adaptive-fee Whirlpool among them) open a second after the next block, and the
   // confirmed chain time passes that: every sampled pool trades
   expect((await fetch(`${env.LOCALNET_URL}/__localnet/reopen?seconds=1`, { method: "POST" })).status).toBe(200);

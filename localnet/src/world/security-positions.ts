@@ -36,7 +36,7 @@ import {
   TOKEN_PROGRAM,
   WSOL_MINT,
 } from "./programs.js";
-import { JUPITER_LOCK_PROGRAM, STREAMFLOW_PROGRAM, type HolderLabel, type PositionRow, type SecurityToken, type SecurityTokenRole } from "./security-types.js";
+import { JUPITER_LOCK_PROGRAM, STREAMFLOW_PROGRAM, type HolderLabel, type PlainMint, type PositionRow, type SecurityToken, type SecurityTokenRole } from "./security-types.js";
 import { LAMPORTS, type WorldState } from "./world-state.js";
 
 /** Raydium's locking program's CLMM authority, PDA(["locked_clmm_position_auth"]…) of LockrWmn… (raydium-sdk-v2 CLMM_LOCK_AUTH_ID). */
@@ -51,7 +51,7 @@ const DLMM_POSITION = { size: 8120, disc: hex("75b0d4c7f5b485b6") };
 export interface PositionWorld {
   state: WorldState;
   fund(label: string, lamports: bigint): Pubkey;
-  plainMint(role: string, creator: Pubkey, name: string, symbol: string, isMutable: boolean): { mint: Pubkey; decimals: number; supply: bigint };
+  plainMint(role: SecurityTokenRole, creator: Pubkey, name: string, symbol: string, isMutable: boolean): PlainMint;
   holderWallets(role: string, n: number): Pubkey[];
   distribute(mint: Pubkey, amount: bigint, owners: Pubkey[], weights: number[]): void;
   register(token: SecurityToken): void;
@@ -78,17 +78,18 @@ function positionNft(w: PositionWorld, label: string, program: Pubkey, holder: P
   return nftMint;
 }
 
-function register(w: PositionWorld, role: SecurityTokenRole, mint: Pubkey, decimals: number, creator: Pubkey, pool: Pubkey, poolAuthority: Pubkey, rows: PositionRow[], outOfRange: number, measure: string): void {
+/**
+ * The token outside the pool (`vault` holds the pool's side) to the creator and five wallets, then the token's record:
+ * the pool labelled, its position rows, how many more are out of range, what their liquidity sums.
+ */
+function distributeAndRegister(w: PositionWorld, plain: PlainMint, vault: Pubkey, pool: Pubkey, rows: PositionRow[], outOfRange: number, measure: string): void {
+  const { mint, supply, token } = plain;
+  const holders = w.holderWallets(token.role, 5);
+  const inPool = w.state.ctx.tokenAccount(vault).amount;
+  w.distribute(mint, supply - inPool, [token.creator, ...holders], [30, ...holders.map((_, i) => 8 - i)]);
   w.register({
-    role,
-    mint,
-    decimals,
-    tokenProgram: TOKEN_PROGRAM,
-    creator,
-    updateAuthority: creator,
-    isMutable: true,
-    extensions: {},
-    labels: new Map<Pubkey, HolderLabel>([[poolAuthority, "pool"]]),
+    ...token,
+    labels: new Map<Pubkey, HolderLabel>([[pool, "pool"]]),
     launchpad: null,
     positions: { pool, rows, outOfRange, measure },
   });
@@ -109,7 +110,8 @@ const row = (address: Pubkey, liquidity: bigint, part: Part, holder: Pubkey): Po
 export function positionsClmmToken(w: PositionWorld): void {
   const { ctx, clmm } = w.state;
   const creator = w.fund("security:positions-clmm:creator", 400n * LAMPORTS);
-  const { mint, decimals, supply } = w.plainMint("positions-clmm", creator, "Ranged Ray", "RRAY", true);
+  const plain = w.plainMint("positions-clmm", creator, "Ranged Ray", "RRAY", true);
+  const { mint, supply } = plain;
   const depth = 120n * LAMPORTS;
   const pool = clmm.create({ configIndex: 2, baseMint: mint, quoteMint: WSOL_MINT, price: Number(depth) / (Number(supply) * 0.3), quoteDepth: depth, widen: 3, creator });
   const lower = tickAtSqrtPrice(pool.sqrtLower);
@@ -133,10 +135,7 @@ export function positionsClmmToken(w: PositionWorld): void {
   const rows = split(pool.liquidity, parts).map((liquidity, i) => row(write(i, liquidity, parts[i]!.holder, [lower, upper]), liquidity, parts[i]!, parts[i]!.holder ?? INCINERATOR));
   // Out of range (above the price): liquidity nobody meets at the current price, whatever becomes of it.
   write(parts.length, pool.liquidity * 3n, null, [upper, upper + 10 * pool.config.tickSpacing]);
-  const holders = w.holderWallets("positions-clmm", 5);
-  const inPool = ctx.tokenAccount(pool.baseIs0 ? pool.vault0 : pool.vault1).amount;
-  w.distribute(mint, supply - inPool, [creator, ...holders], [30, ...holders.map((_, i) => 8 - i)]);
-  register(w, "positions-clmm", mint, decimals, creator, pool.address, pool.address, rows, 1, "in-range-liquidity");
+  distributeAndRegister(w, plain, pool.baseIs0 ? pool.vault0 : pool.vault1, pool.address, rows, 1, "in-range-liquidity");
 }
 
 /** `positions-whirlpool` (see the module comment). */
@@ -144,7 +143,8 @@ export function positionsWhirlpoolToken(w: PositionWorld): void {
   const { ctx, whirlpool } = w.state;
   if (!ctx.store.get(ORCA_WHIRLPOOLS_CONFIG)) whirlpool.genesis();
   const creator = w.fund("security:positions-whirlpool:creator", 400n * LAMPORTS);
-  const { mint, decimals, supply } = w.plainMint("positions-whirlpool", creator, "Swirl Shell", "SWRL", true);
+  const plain = w.plainMint("positions-whirlpool", creator, "Swirl Shell", "SWRL", true);
+  const { mint, supply } = plain;
   const depth = 140n * LAMPORTS;
   const pool = whirlpool.create({
     baseMint: mint,
@@ -184,17 +184,15 @@ export function positionsWhirlpoolToken(w: PositionWorld): void {
   const rows = split(pool.liquidity, parts).map((liquidity, i) => row(write(i, liquidity, parts[i]!.holder, [pool.lowerTick, pool.upperTick], parts[i]!.inPlace === true), liquidity, parts[i]!, parts[i]!.holder ?? INCINERATOR));
   // Out of range (below the price), free.
   write(parts.length, pool.liquidity * 2n, wallet, [pool.lowerTick - 20 * pool.tickSpacing, pool.lowerTick], false);
-  const holders = w.holderWallets("positions-whirlpool", 5);
-  const inPool = ctx.tokenAccount(pool.baseIsA ? pool.vaultA : pool.vaultB).amount;
-  w.distribute(mint, supply - inPool, [creator, ...holders], [30, ...holders.map((_, i) => 8 - i)]);
-  register(w, "positions-whirlpool", mint, decimals, creator, pool.address, pool.address, rows, 1, "in-range-liquidity");
+  distributeAndRegister(w, plain, pool.baseIsA ? pool.vaultA : pool.vaultB, pool.address, rows, 1, "in-range-liquidity");
 }
 
 /** `positions-dlmm` (see the module comment). */
 export function positionsDlmmToken(w: PositionWorld): void {
   const { ctx, dlmm } = w.state;
   const creator = w.fund("security:positions-dlmm:creator", 400n * LAMPORTS);
-  const { mint, decimals, supply } = w.plainMint("positions-dlmm", creator, "Binned Bay", "BBAY", true);
+  const plain = w.plainMint("positions-dlmm", creator, "Binned Bay", "BBAY", true);
+  const { mint, supply } = plain;
   const depth = 100n * LAMPORTS;
   const pair = dlmm.create({ baseMint: mint, quoteMint: WSOL_MINT, binStep: 80, baseFactor: 6250, preset: 21, price: Number(depth) / (Number(supply) * 0.3), quoteDepth: depth, bins: 30, creator });
   const escrow = w.state.key("security:positions-dlmm:streamflow-escrow");
@@ -228,8 +226,5 @@ export function positionsDlmmToken(w: PositionWorld): void {
     ctx.store.putRentExempt(address, METEORA_DLMM_PROGRAM, data.bytes);
     return row(address, shares, part, part.holder!);
   });
-  const holders = w.holderWallets("positions-dlmm", 5);
-  const inPool = ctx.tokenAccount(pair.baseIsX ? pair.reserveX : pair.reserveY).amount;
-  w.distribute(mint, supply - inPool, [creator, ...holders], [30, ...holders.map((_, i) => 8 - i)]);
-  register(w, "positions-dlmm", mint, decimals, creator, pair.address, pair.address, rows, 0, "bin-shares");
+  distributeAndRegister(w, plain, pair.baseIsX ? pair.reserveX : pair.reserveY, pair.address, rows, 0, "bin-shares");
 }

@@ -49,14 +49,13 @@ import { encodeMetaplexMetadata } from "./spl/metaplex.js";
 import { encodeMint, type MintState } from "./spl/token.js";
 import type { TradeRecord } from "./swap-truth.js";
 import { trackCurveSwap, trackPoolSwap } from "./swap-truth.js";
-import type { DbcPool } from "./venues/meteora-dbc.js";
 import { launchlabGlobalConfigAddress } from "./venues/raydium-launchlab.js";
 import { dammV2ConfigAddress } from "./venues/meteora-damm-v2.js";
 import { metaplexMetadataAddress, PUMP, pumpMintAuthority, type PumpCurve } from "./venues/pumpfun.js";
 import { pumpPoolAuthority } from "./venues/pumpswap.js";
 import { LAMPORTS, type WorldState } from "./world-state.js";
 import { positionsClmmToken, positionsDlmmToken, positionsWhirlpoolToken, type PositionWorld } from "./security-positions.js";
-import { JUPITER_LOCK_PROGRAM, STREAMFLOW_PROGRAM, UNCX_AMM_V4_LP_STORAGE, type HolderLabel, type Launchpad, type PositionRow, type SecurityToken, type SecurityTokenRole } from "./security-types.js";
+import { JUPITER_LOCK_PROGRAM, STREAMFLOW_PROGRAM, UNCX_AMM_V4_LP_STORAGE, type HolderLabel, type Launchpad, type PlainMint, type SecurityToken, type SecurityTokenRole } from "./security-types.js";
 
 /** DAMM v2 Position: size and discriminator (sha256("account:Position")[..8]; meteora-ag/damm-v2 IDL 0.1.x). */
 const DAMM_V2_POSITION_SIZE = 408;
@@ -224,7 +223,6 @@ export class SecurityTokens {
     ];
     const escrow = this.state.key("security:extensions-a:streamflow-escrow");
     ctx.store.putRentExempt(escrow, STREAMFLOW_PROGRAM, new Uint8Array(64));
-    ctx.store.putRentExempt(escrow, STREAMFLOW_PROGRAM, new Uint8Array(64));
     const holders = this.holderWallets("extensions-a", 12);
     this.distribute(mint, supply, [creator, escrow, INCINERATOR, ...holders], [30, 10, 5, ...holders.map((_, i) => 12 - i)]);
     // Written last: the book's own encoding of the mint (which it rewrites on mint/burn) lacks these extensions.
@@ -299,28 +297,8 @@ export class SecurityTokens {
 
   private lpToken(): void {
     const { ctx, cpmm } = this.state;
-    const mint = this.state.key("security:lp:mint");
     const creator = this.fund("security:lp:creator", 400n * LAMPORTS);
-    const decimals = 6;
-    const supply = 1_000_000_000n * 10n ** BigInt(decimals);
-    ctx.book.writeMint({ address: mint, program: TOKEN_PROGRAM, decimals, supply, mintAuthority: null, freezeAuthority: null, revokedMintAuthority: creator });
-    ctx.store.putRentExempt(
-      metaplexMetadataAddress(mint),
-      METAPLEX_PROGRAM,
-      encodeMetaplexMetadata({
-        updateAuthority: creator,
-        mint,
-        name: "Locked Lake",
-        symbol: "LAKE",
-        uri: "",
-        sellerFeeBasisPoints: 0,
-        creators: [{ address: creator, verified: true, share: 100 }],
-        primarySaleHappened: false,
-        isMutable: false,
-        editionNonce: 255,
-        tokenStandard: 2,
-      }),
-    );
+    const { mint, supply, token } = this.plainMint("lp", creator, "Locked Lake", "LAKE", false);
     const inPool = (supply * 40n) / 100n;
     const pool = cpmm.create({ configIndex: 0, baseMint: mint, quoteMint: WSOL_MINT, base: inPool, quote: 300n * LAMPORTS, creator });
     // The LP the creator received: 40% burnt (Burn), 25% to the incinerator, 20% into a Jupiter Lock escrow, 15% kept.
@@ -337,14 +315,7 @@ export class SecurityTokens {
     const holders = this.holderWallets("lp", 25);
     this.distribute(mint, supply - inPool, [creator, streamflow, INCINERATOR, ...holders], [10, 15, 5, ...holders.map((_, i) => 30 / (i + 2))]);
     this.tokens.set(mint, {
-      role: "lp",
-      mint,
-      decimals,
-      tokenProgram: TOKEN_PROGRAM,
-      creator,
-      updateAuthority: creator,
-      isMutable: false,
-      extensions: {},
+      ...token,
       labels: new Map<Pubkey, HolderLabel>([
         [RAYDIUM_CPMM_AUTHORITY, "pool"],
         [streamflow, "locker"],
@@ -355,8 +326,11 @@ export class SecurityTokens {
     });
   }
 
-  /** An SPL mint with all of `supply` unminted yet (the caller places it), authorities revoked, Metaplex metadata. */
-  private plainMint(role: string, creator: Pubkey, name: string, symbol: string, isMutable: boolean): { mint: Pubkey; decimals: number; supply: bigint } {
+  /**
+   * An SPL mint with all of `supply` unminted yet (the caller places it), authorities revoked, Metaplex metadata; and
+   * the facts of the token's record that follow from it (`token`: the caller adds labels, launchpad, pool).
+   */
+  private plainMint(role: SecurityTokenRole, creator: Pubkey, name: string, symbol: string, isMutable: boolean): PlainMint {
     const { ctx } = this.state;
     const mint = this.state.key(`security:${role}:mint`);
     const decimals = 6;
@@ -379,7 +353,7 @@ export class SecurityTokens {
         tokenStandard: 2,
       }),
     );
-    return { mint, decimals, supply };
+    return { mint, decimals, supply, token: { role, mint, decimals, tokenProgram: TOKEN_PROGRAM, creator, updateAuthority: creator, isMutable, extensions: {} } };
   }
 
   /**
@@ -398,7 +372,7 @@ export class SecurityTokens {
   private lpAmmV4Token(): void {
     const { ammV4 } = this.state;
     const creator = this.fund("security:lp-amm-v4:creator", 400n * LAMPORTS);
-    const { mint, decimals, supply } = this.plainMint("lp-amm-v4", creator, "Old Faithful", "OLDF", true);
+    const { mint, supply, token } = this.plainMint("lp-amm-v4", creator, "Old Faithful", "OLDF", true);
     const inPool = (supply * 50n) / 100n;
     const pool = ammV4.create({ market: this.state.key("security:lp-amm-v4:market"), coinMint: mint, pcMint: WSOL_MINT, coin: inPool, pc: 250n * LAMPORTS, owner: creator });
     // UNCX keeps the LP it locks in its storage account (a key with no account of its own here).
@@ -406,14 +380,7 @@ export class SecurityTokens {
     const holders = this.holderWallets("lp-amm-v4", 8);
     this.distribute(mint, supply - inPool, [creator, ...holders], [20, ...holders.map((_, i) => 9 - i)]);
     this.tokens.set(mint, {
-      role: "lp-amm-v4",
-      mint,
-      decimals,
-      tokenProgram: TOKEN_PROGRAM,
-      creator,
-      updateAuthority: creator,
-      isMutable: true,
-      extensions: {},
+      ...token,
       labels: new Map<Pubkey, HolderLabel>([[RAYDIUM_AMM_V4_AUTHORITY, "pool"]]),
       launchpad: null,
       lp: { pool: pool.address, dex: "raydium-amm-v4", lpMint: pool.lpMint, lpSupply: pool.lpAmount, lockers: new Map([[UNCX_AMM_V4_LP_STORAGE, "uncx"]]) },
@@ -423,7 +390,7 @@ export class SecurityTokens {
   private lpPumpSwapToken(): void {
     const { ctx, pumpswap } = this.state;
     const creator = this.fund("security:lp-pumpswap:creator", 400n * LAMPORTS);
-    const { mint, decimals, supply } = this.plainMint("lp-pumpswap", creator, "Pumped Pond", "POND", false);
+    const { mint, supply, token } = this.plainMint("lp-pumpswap", creator, "Pumped Pond", "POND", false);
     const inPool = (supply * 60n) / 100n;
     // The canonical pool of the mint (index 0, created by the mint's pool authority), its LP given to the creator.
     const pool = pumpswap.createPool({ index: 0, creator: pumpPoolAuthority(mint), baseMint: mint, coinCreator: creator, base: inPool, quote: 200n * LAMPORTS, lpHolder: creator });
@@ -433,14 +400,7 @@ export class SecurityTokens {
     const holders = this.holderWallets("lp-pumpswap", 6);
     this.distribute(mint, supply - inPool, [creator, ...holders], [15, ...holders.map((_, i) => 7 - i)]);
     this.tokens.set(mint, {
-      role: "lp-pumpswap",
-      mint,
-      decimals,
-      tokenProgram: TOKEN_PROGRAM,
-      creator,
-      updateAuthority: creator,
-      isMutable: false,
-      extensions: {},
+      ...token,
       labels: new Map<Pubkey, HolderLabel>([[pool.address, "pool"]]),
       launchpad: null,
       lp: { pool: pool.address, dex: "pumpswap", lpMint: pool.lpMint, lpSupply: pool.lpSupply, lockers: new Map([[escrow, "streamflow"]]) },
@@ -457,7 +417,7 @@ export class SecurityTokens {
   private positionsDammV2Token(): void {
     const { ctx, dammV2 } = this.state;
     const creator = this.fund("security:positions-damm-v2:creator", 400n * LAMPORTS);
-    const { mint, decimals, supply } = this.plainMint("positions-damm-v2", creator, "Ranged Reef", "REEF", true);
+    const { mint, supply, token } = this.plainMint("positions-damm-v2", creator, "Ranged Reef", "REEF", true);
     const depth = 150n * LAMPORTS;
     const pool = dammV2.create({ config: dammV2ConfigAddress(0n), feeNumerator: 2_500_000n, baseMint: mint, quoteMint: WSOL_MINT, price: Number(depth) / (Number(supply) * 0.3), quoteDepth: depth, creator });
     const inPool = ctx.tokenAccount(pool.vaultA).amount;
@@ -505,14 +465,7 @@ export class SecurityTokens {
     const holders = this.holderWallets("positions-damm-v2", 6);
     this.distribute(mint, supply - inPool, [creator, ...holders], [25, ...holders.map((_, i) => 8 - i)]);
     this.tokens.set(mint, {
-      role: "positions-damm-v2",
-      mint,
-      decimals,
-      tokenProgram: TOKEN_PROGRAM,
-      creator,
-      updateAuthority: creator,
-      isMutable: true,
-      extensions: {},
+      ...token,
       labels: new Map<Pubkey, HolderLabel>([[DAMM_V2_POOL_AUTHORITY, "pool"]]),
       launchpad: null,
       positions: { pool: pool.address, rows },
@@ -522,7 +475,7 @@ export class SecurityTokens {
   private creatorDbcToken(): void {
     const { dbc } = this.state;
     const creator = this.fund("security:creator-dbc:creator", PARTICIPANT_LAMPORTS);
-    const { mint, decimals, supply } = this.plainMint("creator-dbc", creator, "Curve Keeper", "CKPR", true);
+    const { mint, decimals, supply, token } = this.plainMint("creator-dbc", creator, "Curve Keeper", "CKPR", true);
     const config = dbc.makeConfig(this.state.key("security:creator-dbc:config"), {
       quoteMint: WSOL_MINT,
       feeClaimer: this.state.key("security:creator-dbc:partner"),
@@ -535,14 +488,7 @@ export class SecurityTokens {
     // a DBC base mint starts with its whole supply in the curve's vault: nobody else holds any
     const { pool } = dbc.create({ config, baseMint: mint, creator, baseSupplyInPool: supply, progress: 0 });
     this.tokens.set(mint, {
-      role: "creator-dbc",
-      mint,
-      decimals,
-      tokenProgram: TOKEN_PROGRAM,
-      creator,
-      updateAuthority: creator,
-      isMutable: true,
-      extensions: {},
+      ...token,
       labels: new Map<Pubkey, HolderLabel>([[DBC_POOL_AUTHORITY, "curve"]]),
       launchpad: "meteora-dbc",
       dbc: pool,
@@ -552,7 +498,7 @@ export class SecurityTokens {
   private creatorLaunchLabToken(): void {
     const { ctx, launchlab } = this.state;
     const creator = this.fund("security:creator-launchlab:creator", LAMPORTS);
-    const { mint, decimals, supply } = this.plainMint("creator-launchlab", creator, "Lab Rat", "LRAT", false);
+    const { mint, supply, token } = this.plainMint("creator-launchlab", creator, "Lab Rat", "LRAT", false);
     // the curve's global configs and platform, unless the extra world wrote them already
     if (!ctx.store.get(launchlabGlobalConfigAddress(WSOL_MINT, 0))) launchlab.genesis([WSOL_MINT]);
     const { circulating } = launchlab.create({
@@ -571,14 +517,7 @@ export class SecurityTokens {
     const holders = this.holderWallets("creator-launchlab", 5);
     this.distribute(mint, circulating, [creator, ...holders], [40, ...holders.map((_, i) => 12 + i)]);
     this.tokens.set(mint, {
-      role: "creator-launchlab",
-      mint,
-      decimals,
-      tokenProgram: TOKEN_PROGRAM,
-      creator,
-      updateAuthority: creator,
-      isMutable: false,
-      extensions: {},
+      ...token,
       labels: new Map<Pubkey, HolderLabel>([[RAYDIUM_LAUNCHLAB_AUTHORITY, "curve"]]),
       launchpad: "raydium-launchlab",
       creatorTradesFrom: 0,

@@ -75,3 +75,11 @@ export interface SecurityToken {
   /** `stage`: produced slots since the creation (slots can be skipped, so it is not the slot difference) */
   launch?: { creationSlot: number; doneSlot: number | null; participants: Pubkey[]; stage: number };
 }
+
+/** A plain SPL mint of the security world (security-tokens.ts `plainMint`) and the part of its record that follows from it. */
+export interface PlainMint {
+  mint: Pubkey;
+  decimals: number;
+  supply: bigint;
+  token: Pick<SecurityToken, "role" | "mint" | "decimals" | "tokenProgram" | "creator" | "updateAuthority" | "isMutable" | "extensions">;
+}

@@ -125,3 +125,14 @@ export const restErrors = {
   503: errorResponse("UPSTREAM_UNAVAILABLE", "The upstream Solana RPC failed (5xx, 429, garbage, every circuit open); `Retry-After` when the upstream gave one"),
   504: errorResponse("UPSTREAM_TIMEOUT", "The upstream did not answer in time, or the request passed its 15 s deadline"),
 } satisfies Record<number, ResponseSpec>;
+
+/**
+ * The 404 of a route that reads one mint (`ca`): no such account, or an account that is not an initialized mint;
+ * `messages` adds examples beside the missing account's.
+ */
+export function unknownMintError(messages: Record<string, string> = {}): ResponseSpec {
+  return errorResponse("NOT_FOUND", "`ca` is no account, or not an (initialized) token mint", {
+    noAccount: "Unknown mint 11111111111111111111111111111112: no such account",
+    ...messages,
+  });
+}

@@ -18,6 +18,7 @@ import type { Plan } from "../../../src/accounts/api-key-record";
 import { apiKeyRecordSchema } from "../../../src/accounts/api-key-record";
 import type { CustomLimits } from "../../../src/accounts/plans";
 import { hashApiKey, kvKeyForHash } from "../../../src/accounts/api-keys";
+import { startTinyChain, type TinyChain } from "../../localnet/helpers/local-chain";
 
 const projectRoot = path.resolve(import.meta.dirname, "../../..");
 const quietWrangler = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true", WRANGLER_SEND_ERROR_REPORTS: "false" };
@@ -106,4 +107,21 @@ export async function serveWorker(vars: Record<string, string>): Promise<ServedW
     await removeOwn();
     throw err;
   }
+}
+
+/** A tiny localnet chain (`options` as startTinyChain takes them) and the worker served over its RPC and WebSocket. */
+export async function serveWorkerOnTinyChain(options: Parameters<typeof startTinyChain>[0] = {}): Promise<{ chain: TinyChain; worker: ServedWorker }> {
+  const chain = await startTinyChain(options);
+  try {
+    return { chain, worker: await serveWorker({ UPSTREAM_RPC_URL: chain.net.rpcUrl, UPSTREAM_WS_URL: chain.net.wsUrl }) };
+  } catch (error) {
+    await chain.net.close();
+    throw error;
+  }
+}
+
+/** Closes the worker, then the chain, of serveWorkerOnTinyChain (an afterAll's: either is unset when starting failed). */
+export async function closeWorkerAndChain(served: { chain?: TinyChain; worker?: ServedWorker }): Promise<void> {
+  await served.worker?.close();
+  await served.chain?.net.close();
 }

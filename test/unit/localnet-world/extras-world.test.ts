@@ -7,7 +7,6 @@
  * classic world's kinds all taken from one venue list.
  */
 import { createHash } from "node:crypto";
-import { getAddressDecoder } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AccountState, TxRecord } from "../../../localnet/src/chain/types.js";
 import type { WorldManifest, WorldPool, WorldToken } from "../../../localnet/src/world/manifest.js";
@@ -16,15 +15,10 @@ import { keyBytes, pda, u16le } from "../../../localnet/src/world/core/keys.js";
 import * as P from "../../../localnet/src/world/programs.js";
 import type { TradeRecord } from "../../../localnet/src/world/swap-truth.js";
 import { VENUES } from "../../../localnet/src/world/venues/index.js";
+import { disc, key, u128, u64, view } from "./byte-readers.js";
 import { FakeLedger } from "./fake-ledger.js";
 
 const SLOTS = 420;
-const decoder = getAddressDecoder();
-const key = (b: Uint8Array, o: number) => decoder.decode(b.subarray(o, o + 32)) as string;
-const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
-const u64 = (b: Uint8Array, o: number) => view(b).getBigUint64(o, true);
-const u128 = (b: Uint8Array, o: number) => u64(b, o) + (u64(b, o + 8) << 64n);
-const disc = (b: Uint8Array) => Buffer.from(b.subarray(0, 8)).toString("hex");
 const anchor = (name: string) => createHash("sha256").update(`global:${name}`).digest().subarray(0, 8).toString("hex");
 const near = (a: number, b: number, rel = 1e-9) => Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b));
 

@@ -4,7 +4,6 @@
  * layouts, the world's accounts have the fixture's owner, size and discriminator, and decode at the same offsets to the
  * world's own state.
  */
-import { getAddressDecoder } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AccountState } from "../../../localnet/src/chain/types.js";
 import { TokenWorld } from "../../../localnet/src/world/index.js";
@@ -18,15 +17,10 @@ import { encodeBondingCurve } from "../../../localnet/src/world/venues/pumpfun.j
 import { encodePumpSwapPool } from "../../../localnet/src/world/venues/pumpswap.js";
 import { encodeClmmConfig } from "../../../localnet/src/world/venues/raydium-clmm.js";
 import { encodeCpmmConfig } from "../../../localnet/src/world/venues/raydium-cpmm.js";
+import { disc, key, u128, u64, view } from "./byte-readers.js";
 import { FakeLedger } from "./fake-ledger.js";
 import { fixtureAccount } from "./fixtures.js";
 
-const decoder = getAddressDecoder();
-const key = (b: Uint8Array, o: number) => decoder.decode(b.subarray(o, o + 32)) as string;
-const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
-const u64 = (b: Uint8Array, o: number) => view(b).getBigUint64(o, true);
-const u128 = (b: Uint8Array, o: number) => u64(b, o) + (u64(b, o + 8) << 64n);
-const disc = (b: Uint8Array) => Buffer.from(b.subarray(0, 8)).toString("hex");
 const optKey = (b: Uint8Array, o: number) => (view(b).getUint32(o, true) === 1 ? key(b, o + 4) : null);
 
 function decodeMint(b: Uint8Array, program: string, address = "11111111111111111111111111111111"): MintState {

@@ -4,21 +4,16 @@
  * trade, a near-graduation curve graduates into its canonical PumpSwap pool, and pool bytes decode (VENUES.md offsets)
  * to the world's own state.
  */
-import { getAddressDecoder } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AccountState, TxRecord } from "../../../localnet/src/chain/types.js";
 import type { WorldManifest } from "../../../localnet/src/world/manifest.js";
 import { TokenWorld } from "../../../localnet/src/world/index.js";
 import { keyBytes, pda, u16le } from "../../../localnet/src/world/core/keys.js";
 import * as P from "../../../localnet/src/world/programs.js";
+import { key, u128, u64, view } from "./byte-readers.js";
 import { FakeLedger } from "./fake-ledger.js";
 
 const SLOTS = 300;
-const decoder = getAddressDecoder();
-const key = (b: Uint8Array, o: number) => decoder.decode(b.subarray(o, o + 32)) as string;
-const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
-const u64 = (b: Uint8Array, o: number) => view(b).getBigUint64(o, true);
-const u128 = (b: Uint8Array, o: number) => u64(b, o) + (u64(b, o + 8) << 64n);
 const hexOf = (b: Uint8Array, from = 0, to = 8) => Buffer.from(b.subarray(from, to)).toString("hex");
 const isTokenAccount = (a: AccountState) =>
   (a.owner === P.TOKEN_PROGRAM && a.data.length === 165) || (a.owner === P.TOKEN_2022_PROGRAM && a.data.length > 165 && a.data[165] === 2);

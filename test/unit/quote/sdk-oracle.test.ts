@@ -32,6 +32,39 @@ const u128 = (f: Fixture, o: number) => u64(f, o) | (u64(f, o + 8) << 64n);
 const cdiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 const context = (mint: Address, inputMint: Address, accounts: Map<string, Fixture | null>): QuoteContext => ({ mint, inputMint, slot: 0, lookup: (a) => accounts.get(a) });
 const sizes = [1n, 999n, 1_000_000n, 123_456_789n, 10_000_000_000n];
+/** A Clock sysvar account with only its unix time set (i64 @32; every other field 0), for the DLMM pair's fee decay. */
+const unixClock = (unix: number): Fixture => {
+  const bytes = new Uint8Array(40);
+  new DataView(bytes.buffer).setBigInt64(32, BigInt(unix), true);
+  return { address: address("SysvarC1ock11111111111111111111111111111111"), owner: address("Sysvar1111111111111111111111111111111111111"), lamports: 1n, executable: false, data: bytes } as unknown as Fixture;
+};
+/** A copy of a fixture with some of its bytes rewritten. */
+const rewritten = (f: Fixture, write: (view: DataView) => void): Fixture => {
+  const data = Uint8Array.from(f.data);
+  write(new DataView(data.buffer));
+  return { ...f, data };
+};
+
+/**
+ * Each amount's output, as text, from the quoter and from the SDK (`sdkOut`): equal, "0" on both sides where the
+ * SDK throws (`whyThrown` checks its error, when given) and the quote refuses. Returns how many paid out.
+ */
+function outputsAsSdk(quoter: PoolQuoter, input: Address, amounts: readonly bigint[], sdkOut: (amount: bigint) => string, label: string, whyThrown?: (err: unknown) => void): number {
+  let paid = 0;
+  for (const amount of amounts) {
+    let want = "0";
+    try {
+      want = sdkOut(amount);
+    } catch (err) {
+      whyThrown?.(err);
+    }
+    const result = quoter.exactIn(input, amount);
+    const got = result.ok ? result.swap.amountOut.toString() : "0";
+    expect(got, `${label} ${amount}`).toBe(want);
+    if (got !== "0") paid++;
+  }
+  return paid;
+}
 
 describe("pump.fun curve HWxwYxr4 with Global 4wTV1Ymi (95 + 5 bps)", () => {
   const curve = loadAccountFixture("pumpfun/bonding_curve_HWxwYxr4.json");
@@ -193,11 +226,6 @@ describe("Raydium CLMM AcPS8Srz with AmmConfig 9iFER3bp, one step (no initialize
 });
 
 describe("Meteora DLMM pair EtAdVRLF (bin step 250, variable fee 7500) against @meteora-ag/dlmm swapQuote", () => {
-  // the SDK's CommonJS build (its ESM build imports a directory, which Node refuses); dev-only, never a runtime import.
-  // Its main export is the DLMM class itself.
-  const sdk = createRequire(import.meta.url)("@meteora-ag/dlmm") as DlmmSdk;
-  const BN = createRequire(import.meta.url)("bn.js") as new (v: string) => SdkBn;
-  const { PublicKey, Connection } = createRequire(import.meta.url)("@solana/web3.js") as { PublicKey: new (a: string) => unknown; Connection: new (url: string) => unknown };
   const dir = "meteora-dlmm/EtAdVRLF_pump_SOL";
   const pairFixture = loadAccountFixture(`${dir}/lb_pair.json`);
   // The pair predates limit orders (captured Dec 2024): its bins' legacy amount_x_in/amount_y_in counters sit where
@@ -210,27 +238,8 @@ describe("Meteora DLMM pair EtAdVRLF (bin step 250, variable fee 7500) against @
   const mintX = address("Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump");
   const wsol = address("So11111111111111111111111111111111111111112");
   const lastSwap = Number(Buffer.from(pair.data).readBigInt64LE(56));
-  const clockAt = (unix: number): Fixture => {
-    const bytes = new Uint8Array(40);
-    new DataView(bytes.buffer).setBigInt64(32, BigInt(unix), true);
-    return { address: address("SysvarC1ock11111111111111111111111111111111"), owner: address("Sysvar1111111111111111111111111111111111111"), lamports: 1n, executable: false, data: bytes } as unknown as Fixture;
-  };
-  const quoterAt = (unix: number, input: Address) => {
-    const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", clockAt(unix)]]);
-    for (const a of arrays) accounts.set(a.address!, a);
-    // below bin array -1 the pair's bitmap marks none: those bin arrays do not exist
-    for (let i = -2; i >= -9; i--) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
-    return meteoraDlmmQuoter.build(pair.address!, pair, context(mintX, input, accounts));
-  };
-  const program = sdk.createProgram(new Connection("http://127.0.0.1:9"));
-  const lbPair = sdk.decodeAccount(program, "lbPair", Buffer.from(pair.data));
-  const binArrays = arrays.map((a) => ({ publicKey: new PublicKey(a.address!), account: sdk.decodeAccount(program, "binArray", Buffer.from(a.data)) }));
-  // swapQuote reads only these of the DLMM instance: the pair, the mints (no transfer fee extension), the epoch
-  const noExtensions = { mint: { tlvData: Buffer.alloc(0) } };
-  const sdkQuote = (unix: number, amountIn: bigint, swapForY: boolean) => {
-    vi.setSystemTime(unix * 1000);
-    return sdk.prototype.swapQuote.call({ lbPair, tokenX: noExtensions, tokenY: noExtensions, clock: { epoch: new BN("0") }, binArrayBitmapExtension: null }, new BN(amountIn.toString()), swapForY, new BN("0"), binArrays, false);
-  };
+  // below bin array -1 the pair's bitmap marks none: those bin arrays do not exist
+  const { quoterAt, sdkQuote, lbPair } = dlmmQuotes(pair, arrays, mintX, [-9, -8, -7, -6, -5, -4, -3, -2]);
   beforeAll(() => vi.useFakeTimers({ toFake: ["Date"] }));
   afterAll(() => vi.useRealTimers());
 
@@ -273,10 +282,6 @@ describe("Meteora DLMM pair EtAdVRLF (bin step 250, variable fee 7500) against @
 });
 
 describe("Meteora DLMM pair EtAdVRLF as a limit-order pair, fee on input or only in Y, against @meteora-ag/dlmm swapQuote", () => {
-  const require = createRequire(import.meta.url);
-  const sdk = require("@meteora-ag/dlmm") as DlmmSdk;
-  const BN = require("bn.js") as new (v: string) => SdkBn;
-  const { PublicKey, Connection } = require("@solana/web3.js") as { PublicKey: new (a: string) => unknown; Connection: new (url: string) => unknown };
   const dir = "meteora-dlmm/EtAdVRLF_pump_SOL";
   const mintX = address("Df6yfrKC8kZE3KNkrHERKzAetSxbrWeniQfyJY4Jpump");
   const wsol = address("So11111111111111111111111111111111111111112");
@@ -317,27 +322,8 @@ describe("Meteora DLMM pair EtAdVRLF as a limit-order pair, fee on input or only
       return { ...fixture, data: bytes } as Fixture;
     });
     const lastSwap = Number(view.getBigInt64(56, true));
-    const clock = (unix: number): Fixture => {
-      const bytes = new Uint8Array(40);
-      new DataView(bytes.buffer).setBigInt64(32, BigInt(unix), true);
-      return { address: address("SysvarC1ock11111111111111111111111111111111"), owner: address("Sysvar1111111111111111111111111111111111111"), lamports: 1n, executable: false, data: bytes } as unknown as Fixture;
-    };
-    const quoterAt = (unix: number, input: Address) => {
-      const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", clock(unix)]]);
-      for (const a of arrays) accounts.set(a.address!, a);
-      // the pair has bin arrays -1 and 0 only
-      for (let i = -2; i >= -9; i--) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
-      for (let i = 1; i <= 9; i++) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
-      return meteoraDlmmQuoter.build(pair.address!, pair, context(mintX, input, accounts));
-    };
-    const program = sdk.createProgram(new Connection("http://127.0.0.1:9"));
-    const lbPair = sdk.decodeAccount(program, "lbPair", Buffer.from(pair.data));
-    const binArrays = arrays.map((a) => ({ publicKey: new PublicKey(a.address!), account: sdk.decodeAccount(program, "binArray", Buffer.from(a.data)) }));
-    const noExtensions = { mint: { tlvData: Buffer.alloc(0) } };
-    const sdkQuote = (unix: number, amountIn: bigint, swapForY: boolean) => {
-      vi.setSystemTime(unix * 1000);
-      return sdk.prototype.swapQuote.call({ lbPair, tokenX: noExtensions, tokenY: noExtensions, clock: { epoch: new BN("0") }, binArrayBitmapExtension: null }, new BN(amountIn.toString()), swapForY, new BN("0"), binArrays, false);
-    };
+    // the pair has bin arrays -1 and 0 only
+    const { quoterAt, sdkQuote } = dlmmQuotes(pair, arrays, mintX, [-9, -8, -7, -6, -5, -4, -3, -2, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     return { lastSwap, quoterAt, sdkQuote };
   };
   beforeAll(() => vi.useFakeTimers({ toFake: ["Date"] }));
@@ -383,6 +369,35 @@ describe("Meteora DLMM pair EtAdVRLF as a limit-order pair, fee on input or only
 });
 
 /** The SDK's active-bin price of the pair as a Q64.64 integer (the start of every walk). */
+/**
+ * Our DLMM quoter and @meteora-ag/dlmm's swapQuote over one pair (token X `mintX`) and its bin arrays, each at a unix
+ * time: the bin arrays of `absent` indices read and missing; the SDK takes the time from Date (the caller fakes it).
+ */
+function dlmmQuotes(pair: Fixture, arrays: readonly Fixture[], mintX: Address, absent: readonly number[]) {
+  // the SDK's CommonJS build (its ESM build imports a directory, which Node refuses); dev-only, never a runtime import.
+  // Its main export is the DLMM class itself.
+  const require = createRequire(import.meta.url);
+  const sdk = require("@meteora-ag/dlmm") as DlmmSdk;
+  const BN = require("bn.js") as new (v: string) => SdkBn;
+  const { PublicKey, Connection } = require("@solana/web3.js") as { PublicKey: new (a: string) => unknown; Connection: new (url: string) => unknown };
+  const quoterAt = (unix: number, input: Address) => {
+    const accounts = new Map<string, Fixture | null>([["SysvarC1ock11111111111111111111111111111111", unixClock(unix)]]);
+    for (const a of arrays) accounts.set(a.address!, a);
+    for (const i of absent) accounts.set(dlmmBinArrayAddress(pair.address!, i), null);
+    return meteoraDlmmQuoter.build(pair.address!, pair, context(mintX, input, accounts));
+  };
+  const program = sdk.createProgram(new Connection("http://127.0.0.1:9"));
+  const lbPair = sdk.decodeAccount(program, "lbPair", Buffer.from(pair.data));
+  const binArrays = arrays.map((a) => ({ publicKey: new PublicKey(a.address!), account: sdk.decodeAccount(program, "binArray", Buffer.from(a.data)) }));
+  // swapQuote reads only these of the DLMM instance: the pair, the mints (no transfer fee extension), the epoch
+  const noExtensions = { mint: { tlvData: Buffer.alloc(0) } };
+  const sdkQuote = (unix: number, amountIn: bigint, swapForY: boolean) => {
+    vi.setSystemTime(unix * 1000);
+    return sdk.prototype.swapQuote.call({ lbPair, tokenX: noExtensions, tokenY: noExtensions, clock: { epoch: new BN("0") }, binArrayBitmapExtension: null }, new BN(amountIn.toString()), swapForY, new BN("0"), binArrays, false);
+  };
+  return { quoterAt, sdkQuote, lbPair };
+}
+
 function lbPairPrice(lbPair: { activeId: number; binStep: number }): bigint {
   return dlmmPriceOf(lbPair.activeId, lbPair.binStep);
 }
@@ -452,11 +467,7 @@ describe("DAMM v2 base fee modes the fixtures lack, set in a mainnet pool's byte
   const original = loadAccountFixture("meteora-damm-v2/pool_6CXXieC3.json");
   const [mintA, mintB] = [address(decodeKey(original.data.subarray(168, 200))), address(decodeKey(original.data.subarray(200, 232)))];
   const activation = u64(original, 472);
-  const variant = (write: (view: DataView) => void): Fixture => {
-    const data = Uint8Array.from(original.data);
-    write(new DataView(data.buffer));
-    return { ...original, data };
-  };
+  const variant = (write: (view: DataView) => void): Fixture => rewritten(original, write);
   const rateLimiter = variant((v) => {
     v.setBigUint64(8, 10_000_000n, true);
     v.setUint8(16, 2);
@@ -487,18 +498,9 @@ describe("DAMM v2 base fee modes the fixtures lack, set in a mainnet pool's byte
         let paid = 0;
         for (const [input, aToB] of [[mintA, true], [mintB, false]] as const) {
           const quoter = meteoraDammV2Quoter.build(address("11111111111111111111111111111112"), pool, context(mintA, input, accounts));
-          for (const amount of [...sizes, 7_777_777n, 55_000_000n]) {
-            let want = "0"; // the SDK throws on a zero output: the quote refuses it
-            try {
-              want = sdk.swapQuoteExactInput(state, new BN(now.toString()), new BN(amount.toString()), 0, aToB, false, 9, 6).outputAmount.toString();
-            } catch (err) {
-              expect(String(err)).toContain("greater than 0");
-            }
-            const result = quoter.exactIn(input, amount);
-            const got = result.ok ? result.swap.amountOut.toString() : "0";
-            expect(got, `${aToB ? "A→B" : "B→A"} ${amount}`).toBe(want);
-            if (got !== "0") paid++;
-          }
+          const sdkOut = (amount: bigint) => sdk.swapQuoteExactInput(state, new BN(now.toString()), new BN(amount.toString()), 0, aToB, false, 9, 6).outputAmount.toString();
+          // the SDK throws on a zero output: the quote refuses it
+          paid += outputsAsSdk(quoter, input, [...sizes, 7_777_777n, 55_000_000n], sdkOut, aToB ? "A→B" : "B→A", (err) => expect(String(err)).toContain("greater than 0"));
         }
         expect(paid).toBeGreaterThanOrEqual(sizes.length);
       });
@@ -523,13 +525,8 @@ describe("DBC fee schedulers, rate limiter and dynamic fee, set in the SDK fixtu
   const base = address(decodeKey(pool.data.subarray(136, 168)));
   const quote = address(decodeKey(config.data.subarray(8, 40)));
   const activation = u64(pool, 296);
-  const edit = (f: Fixture, write: (view: DataView) => void): Fixture => {
-    const data = Uint8Array.from(f.data);
-    write(new DataView(data.buffer));
-    return { ...f, data };
-  };
   const baseFee = (mode: number, cliff: bigint, first: number, second: bigint, third: bigint, dynamic: boolean) =>
-    edit(config, (v) => {
+    rewritten(config, (v) => {
       v.setBigUint64(104, cliff, true);
       v.setBigUint64(112, second, true);
       v.setBigUint64(120, third, true);
@@ -542,7 +539,7 @@ describe("DBC fee schedulers, rate limiter and dynamic fee, set in the SDK fixtu
         v.setUint16(152, 1, true);
       }
     });
-  const volatilePool = edit(pool, (v) => v.setBigUint64(40, 6_000_000n, true));
+  const volatilePool = rewritten(pool, (v) => v.setBigUint64(40, 6_000_000n, true));
   const cases = [
     ["linear scheduler", baseFee(0, 500_000_000n, 100, 10n, 4_000_000n, false), pool, [0n, 37n, 5_000n]],
     ["exponential scheduler with a dynamic fee", baseFee(1, 500_000_000n, 100, 10n, 300n, true), volatilePool, [0n, 37n, 5_000n]],
@@ -561,19 +558,9 @@ describe("DBC fee schedulers, rate limiter and dynamic fee, set in the SDK fixtu
         let paid = 0;
         for (const [input, sell] of [[quote, false], [base, true]] as const) {
           const quoter = meteoraDbcQuoter.build(address("11111111111111111111111111111112"), state, context(base, input, accounts));
-          for (const amount of [...sizes, 3_333_333_333n]) {
-            const size = sell ? amount * 1000n : amount;
-            let want = "0"; // the SDK throws where the program refuses (no output, past the curve)
-            try {
-              want = dbc.swapQuoteExactIn(sdkPool, sdkConfig, sell, new BN(size.toString()), 0, false, new BN(now.toString()), false).outputAmount.toString();
-            } catch {
-              want = "0";
-            }
-            const result = quoter.exactIn(input, size);
-            const got = result.ok ? result.swap.amountOut.toString() : "0";
-            expect(got, `${sell ? "sell" : "buy"} ${size}`).toBe(want);
-            if (got !== "0") paid++;
-          }
+          const sdkOut = (size: bigint) => dbc.swapQuoteExactIn(sdkPool, sdkConfig, sell, new BN(size.toString()), 0, false, new BN(now.toString()), false).outputAmount.toString();
+          // the SDK throws where the program refuses (no output, past the curve)
+          paid += outputsAsSdk(quoter, input, [...sizes, 3_333_333_333n].map((amount) => (sell ? amount * 1000n : amount)), sdkOut, sell ? "sell" : "buy");
         }
         expect(paid).toBeGreaterThanOrEqual(sizes.length);
       });

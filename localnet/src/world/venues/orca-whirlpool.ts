@@ -27,7 +27,7 @@ import { tokenReserve } from "../swap-marks.js";
 import { r, rs, w, type Ix, type Step } from "../tx/builder.js";
 import { borsh, tokenTransfer, tokenTransferChecked } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
-import { defineVenue, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
+import { defineVenue, swapBySide, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
 
 export const WHIRLPOOL_SIZE = 653;
 export const WHIRLPOOLS_CONFIG_SIZE = 108;
@@ -609,10 +609,7 @@ export class OrcaWhirlpoolVenue implements PoolVenue<Whirlpool> {
   }
 
   swap(d: Draft, p: Whirlpool, user: Pubkey, side: Side, amountIn: bigint, userBase: Pubkey, userQuote: Pubkey, fail: boolean): SwapResult | null {
-    const aToB = side === "sell" ? p.baseIsA : !p.baseIsA;
-    const res = this.swapRaw(d, p, user, aToB, amountIn, side === "sell" ? userBase : userQuote, side === "sell" ? userQuote : userBase, fail);
-    if (!res) return null;
-    return side === "buy" ? { base: res.out, quote: amountIn } : { base: amountIn, quote: res.out };
+    return swapBySide(side, p.baseIsA, amountIn, userBase, userQuote, (aToB, userIn, userOut) => this.swapRaw(d, p, user, aToB, amountIn, userIn, userOut, fail));
   }
 
   /** One `swap` or `swapV2` (alternating per pool), exact input. */

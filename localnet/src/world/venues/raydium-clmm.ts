@@ -17,7 +17,7 @@ import { r, w, ws, type Ix } from "../tx/builder.js";
 import { borsh, tokenTransferChecked } from "../tx/common.js";
 import { anchorFailure } from "../tx/errors.js";
 import { RAYDIUM_DISC, encodeRaydiumObservation, findRaydiumPoolAddress, raydiumConfigAddress, raydiumFeeShares, raydiumPoolKeys, raydiumTradeFee, writeRaydiumConfigs, type RaydiumConfig, type RaydiumConfigTier } from "./raydium-config.js";
-import { defineVenue, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
+import { defineVenue, swapBySide, type PoolRef, type PoolVenue, type Side, type SwapResult } from "./types.js";
 import { tokenReserve } from "../swap-marks.js";
 
 export const CLMM_POOL_SIZE = 1544;
@@ -211,10 +211,7 @@ export class RaydiumClmmVenue implements PoolVenue<ClmmPool> {
   }
 
   swap(d: Draft, p: ClmmPool, user: Pubkey, side: Side, amountIn: bigint, userBase: Pubkey, userQuote: Pubkey, fail: boolean): SwapResult | null {
-    const zeroForOne = side === "sell" ? p.baseIs0 : !p.baseIs0;
-    const res = this.swapRaw(d, p, user, zeroForOne, amountIn, side === "sell" ? userBase : userQuote, side === "sell" ? userQuote : userBase, fail);
-    if (!res) return null;
-    return side === "buy" ? { base: res.out, quote: amountIn } : { base: amountIn, quote: res.out };
+    return swapBySide(side, p.baseIs0, amountIn, userBase, userQuote, (zeroForOne, userIn, userOut) => this.swapRaw(d, p, user, zeroForOne, amountIn, userIn, userOut, fail));
   }
 
   swapRaw(d: Draft, p: ClmmPool, user: Pubkey, zeroForOne: boolean, amountIn: bigint, userIn: Pubkey, userOut: Pubkey, fail: boolean): { out: bigint } | null {

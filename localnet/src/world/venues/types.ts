@@ -38,6 +38,24 @@ export function sideOf(baseIsFirst: boolean, side: Side): { inIsFirst: boolean }
 }
 
 /**
+ * A buy or sell through a venue's swap in token order (`raw`: the first token in when `inIsFirst`, from `userIn` to
+ * `userOut`): the base is the pool's first token when `baseIsFirst`. What the user gave and got, in base and quote.
+ */
+export function swapBySide(
+  side: Side,
+  baseIsFirst: boolean,
+  amountIn: bigint,
+  userBase: Pubkey,
+  userQuote: Pubkey,
+  raw: (inIsFirst: boolean, userIn: Pubkey, userOut: Pubkey) => { out: bigint } | null,
+): SwapResult | null {
+  const sell = side === "sell";
+  const res = raw(sideOf(baseIsFirst, side).inIsFirst, sell ? userBase : userQuote, sell ? userQuote : userBase);
+  if (!res) return null;
+  return sell ? { base: amountIn, quote: res.out } : { base: res.out, quote: amountIn };
+}
+
+/**
  * When a pool first lets swaps through, as its program checks it: a unix time (AMM v4 `pool_open_time`, CPMM/CLMM
  * `open_time`, Whirlpool's oracle `trade_enable_timestamp`, DAMM v2 timestamp activation) or a slot (DLMM, DAMM v2 slot
  * activation). Null: the pool trades now.
