@@ -6,8 +6,9 @@
  *
  * Live source: an alarm loop. Each run asks `getSlot` (confirmed), then `getBlocks(cursor + 1, tip)` and reads the next
  * blocks with the trade index's own code (`fetchBlock` + `readBlock`: the same trades, prices and pool events as the
- * index and REST). The cursor lives in storage, so slots missed while the object was evicted or the upstream was down
- * are read back, at most `limits.chainTail.maxCatchUpSlots` (~60 s of slots; older ones are skipped and logged). Caught
+ * index and REST; a trade quoted in another token, an LST or a memecoin, is valued through the same USD of that token
+ * at that block as the index's, src/trades/block-quote-usd.ts). The cursor lives in storage, so slots missed while the
+ * object was evicted or the upstream was down are read back, at most `limits.chainTail.maxCatchUpSlots` (~60 s of slots; older ones are skipped and logged). Caught
  * up, it polls every `pollMs` (about one slot), and with an upstream PubSub (UPSTREAM_WS_URL) a `slotSubscribe`
  * notification wakes it at once: every provider serves `slotSubscribe`, and a new slot is exactly when a block may have
  * become confirmed. The notification only wakes the loop; blocks are always read with `getBlocks` + `getBlock`, so a
@@ -55,6 +56,7 @@ import { openUpstreamSocket } from "../rpc/upstream-socket";
 import { servicesOf } from "../services";
 import { USDC_MINT, USDT_MINT, WSOL_MINT } from "../solana/well-known";
 import { fetchBlock, readBlock, type JsonBlock } from "../trades/block-reading";
+import { d1QuoteUsdSources, valueBlocksThroughQuotes } from "../trades/block-quote-usd";
 import { chainSolUsdSources, solUsdBefore } from "../trades/sol-usd-carry";
 import type { StoredBlock } from "../trades/trade-store";
 import { ChainTailState, isSlotNotification } from "./chain-tail-state";
@@ -260,6 +262,9 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
         }
         if (block) {
           solUsd = block.solUsd;
+          // trades quoted in other tokens valued with the trade index's value for this block (one D1 batch when it has
+          // any); a D1 fault throws like an upstream one: the block is read again, never published valued otherwise than REST
+          await valueBlocksThroughQuotes(this.quoteUsdSources(), [block], false);
           await this.handleBlock(block, answer.value);
         }
       }
@@ -467,6 +472,9 @@ export class ChainTail extends DurableObject<Env> implements TopicRegistry {
     const id = roomIdForm.test(room) ? ns.idFromString(room) : ns.idFromName(room);
     return ns.get(id) as unknown as StreamEventSink;
   }
+
+  /** Where the USD of other quote tokens per block is settled with the trade index (block-quote-usd.ts). */
+  private quoteUsdSources = () => d1QuoteUsdSources(this.env.DB, (mints) => this.priceService().quoteUsd(mints as Address[], this.priceCaller));
 
   /** The deployment's price service (services.ts), and what this object adds to a price request. */
   private priceService = () => servicesOf(this.env).prices;

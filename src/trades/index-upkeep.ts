@@ -7,7 +7,7 @@ import { limits } from "../limits";
 export interface UpkeepReport {
   closedMinutes: number;
   closedHours: number;
-  deleted: { trades: number; minuteBuckets: number; hourBuckets: number; blocks: number; failures: number; walletMinutes: number };
+  deleted: { trades: number; minuteBuckets: number; hourBuckets: number; blocks: number; failures: number; walletMinutes: number; blockQuoteUsd: number };
 }
 
 const countWallets = (table: string, seconds: number) =>
@@ -39,11 +39,13 @@ export async function upkeepIndex(db: D1Database, endMinute: number, nowMs: numb
     db.prepare("DELETE FROM ingested_blocks WHERE slot <= ?").bind(blockCutoff?.slot ?? -1),
     db.prepare("DELETE FROM ingest_failures WHERE at < ?").bind(nowMs - cfg.failureRetentionMs),
     db.prepare("DELETE FROM wallet_minutes WHERE bucket < ?").bind(Math.floor((nowMs - cfg.walletMinuteRetentionMs) / 60_000)),
+    // the quote tokens' USD the trades were valued with (block-quote-usd.ts): kept as long as those trades
+    db.prepare("DELETE FROM block_quote_usd WHERE slot <= ?").bind(cutoffSlot?.slot ?? -1),
   ]);
   const changes = results.map((r) => r.meta.changes ?? 0);
   return {
     closedMinutes: changes[0]!,
     closedHours: changes[1]!,
-    deleted: { trades: changes[2]!, minuteBuckets: changes[3]!, hourBuckets: changes[4]!, blocks: changes[5]!, failures: changes[6]!, walletMinutes: changes[7]! },
+    deleted: { trades: changes[2]!, minuteBuckets: changes[3]!, hourBuckets: changes[4]!, blocks: changes[5]!, failures: changes[6]!, walletMinutes: changes[7]!, blockQuoteUsd: changes[8]! },
   };
 }

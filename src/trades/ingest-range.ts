@@ -8,8 +8,8 @@
 import { limits } from "../limits";
 import type { Upstream } from "../solana/upstream";
 import { BlockParseError, fetchBlock, readBlock, type JsonBlock } from "./block-reading";
+import { d1QuoteUsdSources, valueBlocksThroughQuotes } from "./block-quote-usd";
 import { chainSolUsdSources, solUsdBefore } from "./sol-usd-carry";
-import { unpricedQuotes, valueThroughQuotes } from "./trade-pricing";
 import { storeBlocks, storedSolUsd, type StoredBlock } from "./trade-store";
 
 export interface IngestDeps {
@@ -19,9 +19,10 @@ export interface IngestDeps {
   liveSolUsd(): Promise<number | null>;
   /**
    * USD per unit of quote tokens that are neither SOL nor a dollar stable (an LST, USD1, a memecoin), as the price
-   * service values them (stake-pool rate or the token's own deepest pool); tokens without a price are left out.
+   * service values them now (stake-pool rate or the token's own deepest pool); tokens without a price are left out.
+   * Asked only for a (block, token) the chain tail has not settled first (block-quote-usd.ts).
    */
-  quoteUsd?(mints: string[]): Promise<Map<string, number>>;
+  quoteUsd(mints: string[]): Promise<Map<string, number>>;
 }
 
 export interface RangeReport {
@@ -42,24 +43,6 @@ async function recordFailure(db: D1Database, slot: number, reason: string): Prom
     .run();
 }
 
-/**
- * Trades quoted in another token get their USD (and SOL) values through that token's own USD price, asked once per page
- * for every such token. Without one (or when the price service cannot answer now) they stay unvalued, as before: the
- * amounts and the quote price are stored whatever happens.
- */
-async function valueQuotedInTokens(deps: IngestDeps, blocks: StoredBlock[]): Promise<void> {
-  const quotes = unpricedQuotes(blocks.flatMap((b) => b.trades));
-  if (quotes.length === 0 || !deps.quoteUsd) return;
-  let usdOf: Map<string, number>;
-  try {
-    usdOf = await deps.quoteUsd(quotes);
-  } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", ingest: "quote-prices-unavailable", quotes: quotes.length, reason: err instanceof Error ? err.message : String(err) }));
-    return;
-  }
-  for (const block of blocks) block.trades = valueThroughQuotes(block.trades, block.solUsd, usdOf);
-}
-
 /** A block that could not be read: no trades, and the carry passes over it (stored after it, for the next block's reader). */
 const emptyBlock = (slot: number, solUsd: number | null): StoredBlock => ({ slot, blockTime: null, solUsd, trades: [], events: [], pools: [] });
 
@@ -76,6 +59,7 @@ export async function ingestRange(deps: IngestDeps, from: number, to: number, la
   // (just before, in slot order), or stored, or else found by solUsdBefore (not the last block this range happened to read).
   const before = new Map(slots.map((s, i) => [s, slots[i - 1]]));
   const sources = chainSolUsdSources(deps.db, deps.upstream, deps.liveSolUsd);
+  const quoteSources = d1QuoteUsdSources(deps.db, (mints) => deps.quoteUsd(mints));
   let solUsd: number | null | undefined;
   for (let i = 0; i < missing.length; i += limits.tradeIngest.blockConcurrency) {
     const page = missing.slice(i, i + limits.tradeIngest.blockConcurrency);
@@ -110,7 +94,8 @@ export async function ingestRange(deps: IngestDeps, from: number, to: number, la
         blocks.push(emptyBlock(slot, carry ?? null));
       }
     }
-    await valueQuotedInTokens(deps, blocks);
+    // trades quoted in other tokens: valued as the chain tail values them (block-quote-usd.ts); a D1 fault fails the range
+    await valueBlocksThroughQuotes(quoteSources, blocks, true);
     report.rowsWritten += (await storeBlocks(deps.db, blocks)).rowsWritten;
     report.blocks += blocks.length;
     report.trades += blocks.reduce((a, b) => a + b.trades.length, 0);

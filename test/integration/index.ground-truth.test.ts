@@ -60,7 +60,7 @@ function poolMoves(r: Row) {
 
 async function tableSnapshot() {
   const out: Record<string, unknown[]> = {};
-  for (const t of ["trades", "minute_buckets", "hour_buckets", "ingested_blocks", "pools"]) {
+  for (const t of ["trades", "minute_buckets", "hour_buckets", "ingested_blocks", "pools", "block_quote_usd"]) {
     out[t] = (await env.DB.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()).results;
   }
   return out;
@@ -174,6 +174,25 @@ describe("trade index vs localnet's ground truth", () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(stored.length / 2);
+  });
+
+  it("values a trade quoted in another token through the USD settled for its block and quote token (one row, shared with the live stream)", async () => {
+    // Given the trades quoted in neither SOL nor a stable, with the row of their (block, quote token)
+    const { results } = await env.DB.prepare(
+      `SELECT t.slot, t.quote_mint, t.price_quote, t.price_usd, t.value_usd, q.slot AS row_slot, q.usd FROM trades t
+       LEFT JOIN block_quote_usd q ON q.slot = t.slot AND q.quote_mint = t.quote_mint
+       WHERE t.slot BETWEEN ? AND ? AND t.quote_mint NOT IN (?, ?, ?)`,
+    )
+      .bind(lo, hi, WSOL, ...STABLES)
+      .all<{ slot: number; quote_mint: string; price_quote: number; price_usd: number | null; value_usd: number | null; row_slot: number | null; usd: number | null }>();
+    expect(results.length, "trades quoted in other tokens in the span").toBeGreaterThan(0);
+    // Then each has its row; valued through it exactly when it holds a price
+    expect(results.filter((r) => r.row_slot === null)).toEqual([]);
+    for (const r of results) {
+      if (r.usd === null) expect([r.price_usd, r.value_usd], `slot ${r.slot} ${r.quote_mint}`).toEqual([null, null]);
+      else expect(relErr(r.price_usd!, r.price_quote * r.usd), `slot ${r.slot} ${r.quote_mint}`).toBeLessThan(1e-12);
+    }
+    expect(results.filter((r) => r.usd !== null).length, "some valued").toBeGreaterThan(0);
   });
 });
 

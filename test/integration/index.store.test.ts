@@ -1,9 +1,12 @@
 /**
  * The trade store under workerd's real D1: storing the same blocks again, or from two writers at once, never counts a
- * trade twice; buckets equal a recomputation from the stored trades.
+ * trade twice; buckets equal a recomputation from the stored trades. The quote tokens' USD per block (block_quote_usd):
+ * the first writer wins for both readers, and the rows go with the trades they value.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { d1QuoteUsdSources } from "../../src/trades/block-quote-usd";
+import { upkeepIndex } from "../../src/trades/index-upkeep";
 import { storeBlocks, type StoredBlock } from "../../src/trades/trade-store";
 import type { Trade } from "../../src/trades/trade";
 import { WSOL_MINT } from "../../src/solana/well-known";
@@ -93,5 +96,41 @@ describe("trade store: idempotent per block", () => {
     const stored = await env.DB.prepare("SELECT count(*) AS n FROM trades WHERE block_time / 3600 = ?").bind(bucket).first<{ n: number }>();
     expect(hour!.n).toBe(stored!.n);
     expect(stored!.n).toBeGreaterThanOrEqual(2 * n + 1);
+  });
+});
+
+describe("block_quote_usd: one USD per (block, quote token) for the index and the chain tail", () => {
+  const LST = "J1toso1uCk3RLmjorhTtrVwY9HJ7X8V9yYac6Y7kGCPn";
+  const noLive = async () => new Map<string, number>();
+
+  it("two writers settling the same rows at once both read back the first one's; a row settled as none stays none", async () => {
+    const sources = d1QuoteUsdSources(env.DB, noLive);
+    // Given two readers settling slot 5000's LST at once, with different answers
+    const [a, b] = await Promise.all([sources.settle([{ slot: 5000, mint: LST, usd: 181.5 }]), sources.settle([{ slot: 5000, mint: LST, usd: 179.25 }])]);
+    // Then both read back the same row, one of the two answers
+    expect(a).toEqual(b);
+    expect([181.5, 179.25]).toContain(a[0]!.usd);
+    // and a later writer (or a read) finds it unchanged
+    expect(await sources.settle([{ slot: 5000, mint: LST, usd: 1 }])).toEqual(a);
+    expect(await sources.stored([{ slot: 5000, mint: LST }, { slot: 5001, mint: LST }])).toEqual(a);
+    // Given slot 5001 settled as none (no price then): a later answer with a price does not replace it
+    await sources.settle([{ slot: 5001, mint: LST, usd: null }]);
+    expect(await sources.settle([{ slot: 5001, mint: LST, usd: 180 }])).toEqual([{ slot: 5001, mint: LST, usd: null }]);
+  });
+
+  it("the cron's upkeep deletes the rows of blocks whose trades it deletes, and keeps the others", async () => {
+    // Given a block past the trades' retention and a recent one, each with a row
+    const now = Date.now();
+    const old = Math.floor((now - limits.tradeIngest.tradeRetentionMs) / 1000) - 60;
+    await storeBlocks(env.DB, [block(9_000_000, 1, old), block(9_000_010, 1, Math.floor(now / 1000))]);
+    const sources = d1QuoteUsdSources(env.DB, noLive);
+    await sources.settle([{ slot: 9_000_000, mint: LST, usd: 180 }, { slot: 9_000_010, mint: LST, usd: 181 }]);
+    // When the upkeep runs
+    const report = await upkeepIndex(env.DB, Math.floor(now / 60_000) - 1, now);
+    // Then the old block's row went with its trades; the recent one's stays
+    expect(report.deleted.blockQuoteUsd).toBeGreaterThanOrEqual(1);
+    expect(await sources.stored([{ slot: 9_000_000, mint: LST }, { slot: 9_000_010, mint: LST }])).toEqual([{ slot: 9_000_010, mint: LST, usd: 181 }]);
+    const trades = await env.DB.prepare("SELECT slot FROM trades WHERE slot IN (9000000, 9000010)").all<{ slot: number }>();
+    expect(trades.results).toEqual([{ slot: 9_000_010 }]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Live candles on `/ws` (`subscribeCandle`) end to end through the real rooms and chain tail, against localnet and the
- * REST candles of the same span: a client subscribes to 1s and 1m candles of the most traded tokens, leaves halfway,
- * comes back to its room (`?connectionId=`) and resumes from its last seq; its frames, replayed and live together,
+ * REST candles of the same span: a client subscribes to 1s and 1m candles of the tokens quoted in JitoSOL, USD1 or a
+ * memecoin (valued through that token's USD at their block, the same live and on REST) and of the most traded ones,
+ * leaves halfway, comes back to its room (`?connectionId=`) and resumes from its last seq; its frames, replayed and live together,
  * are numbered without a gap and their final states equal GET /api/v1/ohlcv's candles once the trade index holds the
  * span (1s: to the last bit, the same fold of the same trades; 1m: the cron's minute buckets, summed in another order,
  * so volumes to 1e-9 relative). Then the refusals: a bad or missing interval, an interval on another kind, too many
@@ -18,7 +19,7 @@ import { limits } from "../../src/limits";
 import type { LiveCandle } from "../../src/streams/stream-events";
 import { newAccount } from "../helpers/ids";
 import { newApiKey, newApiKeyRecord } from "../helpers/keys";
-import { advance, chainRpc } from "../helpers/localnet";
+import { advance, chainRpc, world } from "../helpers/localnet";
 import { ingestUntil } from "../helpers/trade-index";
 import { sleep, until as poll } from "../helpers/wait";
 import { storeApiKey } from "../../src/accounts/api-keys";
@@ -101,13 +102,17 @@ let tip = 0;
 let replayed = 0;
 
 beforeAll(async () => {
-  // Given the ten most traded tokens of the last 300 slots
+  // Given the tokens whose pool is quoted in JitoSOL, USD1 or a memecoin (valued through that token's USD at their
+  // block) and the most traded tokens of the last 300 slots, ten in all
   await advance(2);
+  const otherQuoted = (await world()).tokens.filter((t) => ["lst-quoted", "usd1-quoted", "meme-quoted"].some((tag) => t.tags.includes(tag))).map((t) => t.mint);
+  expect(otherQuoted.length, "tokens quoted in other tokens").toBeGreaterThan(0);
   const now = await confirmedSlot();
   const recent = ((await (await fetch(`${env.LOCALNET_URL}/__localnet/trades?from=${Math.max(1, now - 300)}&to=${now}`)).json()) as { trades: Truth[] }).trades.filter((t) => !t.failed && !STABLE_OR_SOL.has(t.baseMint));
   const counts = new Map<string, number>();
   for (const t of recent) counts.set(t.baseMint, (counts.get(t.baseMint) ?? 0) + 1);
-  mints = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([m]) => m);
+  const mostTraded = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([m]) => m);
+  mints = [...new Set([...otherQuoted, ...mostTraded])].slice(0, 10);
   expect(mints.length).toBeGreaterThan(3);
   key = await newApiKey();
 
@@ -181,6 +186,8 @@ describe("subscribeCandle: replayed and live candles equal the REST candles of t
 
   it("1s and 1m: the final state of every candle (closed or still forming at the end) equals REST's, in USD and SOL; none missing", async () => {
     let compared = 0;
+    /** trades quoted in another token, valued, inside the 1s candles compared */
+    let otherQuoted = 0;
     for (const interval of ["1s", "1m"] as const) {
       const exact = interval === "1s";
       const got = candlesOf(interval).map((f) => f.data!);
@@ -210,10 +217,20 @@ describe("subscribeCandle: replayed and live candles equal the REST candles of t
           }
           compared++;
         }
+        if (exact) {
+          const row = await env.DB.prepare(
+            `SELECT count(*) AS n FROM trades WHERE mint = ? AND block_time IN (SELECT value FROM json_each(?)) AND price_usd IS NOT NULL AND quote_mint NOT IN (SELECT value FROM json_each(?))`,
+          )
+            .bind(mint, JSON.stringify(full.map((c) => c.time)), JSON.stringify([...STABLE_OR_SOL]))
+            .first<{ n: number }>();
+          otherQuoted += row!.n;
+        }
       }
     }
     expect(compared).toBeGreaterThan(10);
-    console.log(JSON.stringify({ liveCandles: { slots: tip, tokens: mints.length, compared, replayed } }));
+    // (among them trades quoted in another token: the live value of such a trade is REST's)
+    expect(otherQuoted).toBeGreaterThan(0);
+    console.log(JSON.stringify({ liveCandles: { slots: tip, tokens: mints.length, compared, otherQuoted, replayed } }));
   });
 });
 

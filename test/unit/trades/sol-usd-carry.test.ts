@@ -5,17 +5,23 @@
  * the REST candle of the same span. Before, the tail began with the live SOL/USD and a range with the last block the
  * index had stored, and a candle opened in such a block differed from REST's in USD only (the open, off by the
  * difference between the two SOL/USD values).
+ *
+ * Then the same for trades quoted in another token (an LST): its USD is the price service's answer of the moment, so
+ * the first reader of a block settles it for both (src/trades/block-quote-usd.ts) — tail first, index first or side by
+ * side, with price services that disagree and fail now and then, every trade gets the same values from both.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { limits } from "../../../src/limits";
 import { USDC_MINT, WSOL_MINT } from "../../../src/solana/well-known";
 import { CandleBook } from "../../../src/streams/candle-book";
 import type { LiveCandle } from "../../../src/streams/stream-events";
 import { buildCandles, candleOfFold, foldTrade, newCandleFold, type Candle, type CandleFold, type OhlcvCurrency } from "../../../src/trades/ohlcv";
+import { valueBlocksThroughQuotes, type QuoteUsdSources } from "../../../src/trades/block-quote-usd";
 import { solUsdBefore, type SolUsdSources } from "../../../src/trades/sol-usd-carry";
 import type { PoolSwap, Trade } from "../../../src/trades/trade";
 import { bucketRows } from "../../../src/trades/trade-buckets";
 import { blockSolUsd, priceSwap } from "../../../src/trades/trade-pricing";
+import type { StoredBlock } from "../../../src/trades/trade-store";
 
 const MINT = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
 /** a multiple of 3600 */
@@ -235,4 +241,157 @@ describe("a live candle equals REST's when the tail and the index start reading 
     }
     expect(compared).toBeGreaterThan(60);
   });
+});
+
+/** a quote token that is neither SOL nor a stable, which the price service values (an LST), and one it cannot value */
+const LST = "J1toso1uCk3RLmjorhTtrVwY9HJ7X8V9yYac6Y7kGCPn";
+const UNPRICED = "Unpr1cedQuote11111111111111111111111111111";
+
+/** The chain, with MINT also traded against LST in most blocks (none at 0 mod 5) and against UNPRICED at 3 mod 7. */
+function chainWithOtherQuotes(): Map<number, Block> {
+  const blocks = chain();
+  for (const block of blocks.values()) {
+    const { slot } = block;
+    const priceLst = 0.0000083 * (1 + 0.05 * Math.cos(slot * 0.9));
+    const base = 2_000_000n * BigInt(1 + (slot % 4));
+    const quoted = (txIndex: number, quoteMint: string) =>
+      swap(slot, txIndex, { baseMint: MINT, quoteMint, side: slot % 2 === 0 ? "buy" : "sell", baseAmount: base, quoteAmount: BigInt(Math.round(Number(base) * priceLst * 1e3)), baseDecimals: 6, quoteDecimals: 9 });
+    if (slot % 5 !== 0) block.swaps.push(quoted(10, LST));
+    if (slot % 7 === 3) block.swaps.push(quoted(11, UNPRICED));
+  }
+  return blocks;
+}
+
+/**
+ * `block_quote_usd` in memory (INSERT OR IGNORE, read back), shared by both readers; each reader has its own price
+ * service, whose LST value moves with every ask (and differs from the other's), that never prices UNPRICED, and whose
+ * `failEvery`-th ask fails.
+ */
+function quoteStore() {
+  const rows = new Map<string, number | null>();
+  const key = (k: { slot: number; mint: string }) => `${k.slot}:${k.mint}`;
+  const rowsOf = (keys: readonly { slot: number; mint: string }[]) => keys.flatMap((k) => (rows.has(key(k)) ? [{ slot: k.slot, mint: k.mint, usd: rows.get(key(k))! }] : []));
+  const reader = (lstUsd: number, failEvery: number) => {
+    const counts = { asks: 0, reads: 0, settles: [] as number[] };
+    const sources: QuoteUsdSources = {
+      stored: async (keys) => (counts.reads++, rowsOf(keys)),
+      settle: async (settled) => {
+        counts.settles.push(...new Set(settled.map((r) => r.slot)));
+        for (const r of settled) if (!rows.has(key(r))) rows.set(key(r), r.usd);
+        return rowsOf(settled);
+      },
+      live: async (mints) => {
+        if (++counts.asks % failEvery === 0) throw new Error("price service down");
+        return new Map(mints.filter((m) => m === LST).map((m) => [m, lstUsd + counts.asks * 0.013]));
+      },
+    };
+    return { sources, counts };
+  };
+  return { rows, reader };
+}
+
+const storedBlockOf = (block: Block, carry: number | null): StoredBlock => {
+  const p = priced(block, carry);
+  return { slot: block.slot, blockTime: block.blockTime, solUsd: p.solUsd, trades: p.trades, events: [], pools: [] };
+};
+
+/** The chain tail: each block in slot order, valued (no stored read first), then folded into the candle book. */
+async function tailBlock(book: CandleBook, quotes: QuoteUsdSources, block: Block, carry: number | null) {
+  const stored = storedBlockOf(block, carry);
+  await valueBlocksThroughQuotes(quotes, [stored], false);
+  return { trades: stored.trades, live: book.block(block.slot, block.blockTime, stored.trades).map((e) => e.data as LiveCandle) };
+}
+
+/** The trade index: one page of blocks, valued together (stored rows read first). */
+async function indexPage(quotes: QuoteUsdSources, page: readonly Block[], carries: Map<number, number | null>): Promise<Trade[]> {
+  const stored = page.map((b) => storedBlockOf(b, carries.get(b.slot)!));
+  await valueBlocksThroughQuotes(quotes, stored, true);
+  return stored.flatMap((b) => b.trades);
+}
+
+const valuesOf = (trades: readonly Trade[]) =>
+  [...trades].sort((a, b) => a.slot - b.slot || a.txIndex - b.txIndex).map((t) => [`${t.slot}/${t.txIndex}`, t.priceUsd, t.priceSol, t.valueUsd]);
+
+describe("trades quoted in another token: the index and the tail value them through the same USD per block", () => {
+  afterEach(() => vi.restoreAllMocks());
+  for (const order of ["tail first", "index first", "side by side"] as const) {
+    it(`${order}: equal priceUsd, priceSol and valueUsd for every trade, and every full live candle equal to REST's`, async () => {
+      // Given the chain with MINT traded against LST and UNPRICED, and the SOL/USD carry of every block (as found by both)
+      const blocks = chainWithOtherQuotes();
+      const all = [...blocks.values()];
+      const carries = inOrderCarries(blocks, (await solUsdBefore(sources(blocks, new Map()).sources, FIRST))!);
+      // and one shared store, the tail's price service answering 181.x for LST and the index's 179.x, each failing now and then
+      const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      const store = quoteStore();
+      const tail = store.reader(181.25, 7);
+      const index = store.reader(179.5, 5);
+      const book = new CandleBook();
+      book.follow(new Set([MINT]));
+      const tailTrades: Trade[] = [];
+      const live: LiveCandle[] = [];
+      const indexTrades: Trade[] = [];
+      const pages: Block[][] = [];
+      for (let i = 0; i < all.length; i += limits.tradeIngest.blockConcurrency) pages.push(all.slice(i, i + limits.tradeIngest.blockConcurrency));
+      const runTail = async (part: readonly Block[]) => {
+        for (const block of part) {
+          const out = await tailBlock(book, tail.sources, block, carries.get(block.slot)!);
+          tailTrades.push(...out.trades);
+          live.push(...out.live);
+        }
+      };
+      const runIndex = async (page: readonly Block[]) => indexTrades.push(...(await indexPage(index.sources, page, carries)));
+      // When both read every block, in this order
+      if (order === "tail first") {
+        await runTail(all);
+        for (const page of pages) await runIndex(page);
+      } else if (order === "index first") {
+        for (const page of pages) await runIndex(page);
+        await runTail(all);
+      } else {
+        for (const page of pages) await Promise.all([runIndex(page), runTail(page)]);
+      }
+
+      // Then every trade has the same prices and value in both
+      expect(valuesOf(tailTrades)).toEqual(valuesOf(indexTrades));
+      const lst = indexTrades.filter((t) => t.quoteMint === LST);
+      const valued = lst.filter((t) => t.priceUsd !== null);
+      // LST trades are valued (through LST's USD and the block's SOL/USD), except where the first asker's request failed
+      expect(valued.length).toBeGreaterThan(lst.length / 2);
+      expect(lst.length - valued.length).toBeGreaterThan(0);
+      // (each failed request logged, never silent)
+      expect(warned).toHaveBeenCalledWith(expect.stringContaining('"quoteUsd":"unavailable"'));
+      for (const t of valued) {
+        const usd = store.rows.get(`${t.slot}:${LST}`)!;
+        expect(t.priceUsd).toBe(t.priceQuote * usd);
+        expect(t.priceSol).toBe(t.priceUsd! / blockSolUsd(blocks.get(t.slot)!.swaps, carries.get(t.slot)!)!);
+      }
+      // a token the price service cannot value is unvalued in both, settled as none
+      expect(indexTrades.filter((t) => t.quoteMint === UNPRICED && (t.priceUsd !== null || t.priceSol !== null || t.valueUsd !== null))).toEqual([]);
+      expect(store.rows.get(`${[...blocks.keys()].find((s) => s % 7 === 3)}:${UNPRICED}`)).toBeNull();
+      // and the tail's budget: one settle per block with such trades, none for the others, no read before it
+      const withOthers = all.filter((b) => b.slot % 5 !== 0 || b.slot % 7 === 3).map((b) => b.slot);
+      expect(tail.counts.settles).toEqual(withOthers);
+      expect(tail.counts.reads).toBe(0);
+      if (order === "tail first") expect([index.counts.asks, index.counts.settles.length]).toEqual([0, 0]);
+
+      // and every full live candle equals REST's, in USD and SOL
+      let compared = 0;
+      for (const interval of ["1s", "1m"] as const) {
+        const finals = new Map<number, LiveCandle>();
+        for (const c of live) if (c.interval === interval) finals.set(c.time, c);
+        const usd = new Map(restCandles(indexTrades, interval, "usd").map((c) => [c.time, c]));
+        const sol = new Map(restCandles(indexTrades, interval, "sol").map((c) => [c.time, c]));
+        for (const c of [...finals.values()].filter((f) => !f.partial)) {
+          const r = usd.get(c.time)!;
+          const s = sol.get(c.time)!;
+          expect([c.time, c.open, c.high, c.low, c.close, c.buys, c.sells], `${interval} ${c.time}`).toEqual([r.time, r.open, r.high, r.low, r.close, r.buys, r.sells]);
+          expect([c.sol.open, c.sol.high, c.sol.low, c.sol.close]).toEqual([s.open, s.high, s.low, s.close]);
+          expect(Math.abs(c.volume - r.volume)).toBeLessThanOrEqual(1e-9 * r.volume);
+          expect(Math.abs(c.sol.volume - s.volume)).toBeLessThanOrEqual(1e-9 * s.volume);
+          compared++;
+        }
+      }
+      expect(compared).toBeGreaterThan(60);
+    });
+  }
 });
