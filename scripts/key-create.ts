@@ -25,6 +25,9 @@ const { key, record } = await createApiKey({ name: values.name, account: values.
 const local = await openLocalBindings(projectRoot, state.dir);
 try {
   await local.API_KEYS.put(kvKeyForHash(record.hash), JSON.stringify(record));
+} catch (err) {
+  process.stderr.write(local.runtimeOutput());
+  throw err;
 } finally {
   await local.dispose();
 }

@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { setAccountPlan } from "../src/accounts/plan-change";
 import { planIdSchema } from "../src/accounts/plans";
-import { openLocalBindings } from "./lib/local-bindings";
+import { openLocalBindings, retryWhileBusy } from "./lib/local-bindings";
 import { localStateOrExit } from "./lib/local-state";
 import { projectRoot } from "./lib/wrangler";
 
@@ -19,7 +19,8 @@ const state = localStateOrExit(projectRoot);
 console.log(`Local state: ${state.dir} (${state.source})`);
 const local = await openLocalBindings(projectRoot, state.dir);
 try {
-  const change = await setAccountPlan(local.DB, local.API_KEYS, values.email, plan.data);
+  // the running npm start writes the same D1 file: a busy database is waited for (setting a plan twice is harmless)
+  const change = await retryWhileBusy(() => setAccountPlan(local.DB, local.API_KEYS, values.email!, plan.data));
   if (!change.ok) {
     console.error(`no account with email ${JSON.stringify(values.email)} in this state`);
     process.exitCode = 1;
@@ -28,7 +29,10 @@ try {
   }
 } catch (err) {
   // A state no `npm start` has run on has no tables yet (npm start applies the migrations).
-  if (!/no such table/.test(String((err as Error).message))) throw err;
+  if (!/no such table/.test(String((err as Error).message))) {
+    process.stderr.write(local.runtimeOutput());
+    throw err;
+  }
   console.error(`the local D1 in ${state.dir} has no accounts table: run npm start once with this state (it applies the migrations)`);
   process.exitCode = 1;
 } finally {

@@ -20,8 +20,15 @@ function localWorkerOptions(projectRoot: string) {
 export interface LocalBindings {
   DB: D1Database;
   API_KEYS: KVNamespace;
+  /**
+   * What workerd printed (its last 64 KiB): kept, not shown, since a busy database it was waited for (retryWhileBusy)
+   * makes workerd print an error that the retry then makes moot. Show it when the script fails.
+   */
+  runtimeOutput(): string;
   dispose(): Promise<void>;
 }
+
+const RUNTIME_OUTPUT_BYTES = 64 * 1024;
 
 /**
  * The local D1 and KV of wrangler.toml over the state in `stateDir` (what `wrangler dev --persist-to stateDir` keeps in
@@ -32,6 +39,10 @@ export interface LocalBindings {
  */
 export async function openLocalBindings(projectRoot: string, stateDir: string): Promise<LocalBindings> {
   const workerOptions = localWorkerOptions(projectRoot);
+  let output = "";
+  const keep = (chunk: Buffer | string) => {
+    output = (output + String(chunk)).slice(-RUNTIME_OUTPUT_BYTES);
+  };
   const mf = new Miniflare({
     modules: true,
     script: "export default {};",
@@ -39,11 +50,16 @@ export async function openLocalBindings(projectRoot: string, stateDir: string): 
     d1Databases: workerOptions.d1Databases,
     kvPersist: path.join(stateDir, "v3", "kv"),
     d1Persist: path.join(stateDir, "v3", "d1"),
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.on("data", keep);
+      stderr.on("data", keep);
+    },
   });
   await mf.ready;
   return {
     DB: (await mf.getD1Database("DB")) as unknown as D1Database,
     API_KEYS: (await mf.getKVNamespace("API_KEYS")) as unknown as KVNamespace,
+    runtimeOutput: () => output,
     dispose: () => mf.dispose(),
   };
 }
@@ -54,4 +70,25 @@ export async function openLocalKv(projectRoot: string, stateDir: string): Promis
   const mf = new Miniflare({ modules: true, script: "export default {};", kvNamespaces: workerOptions.kvNamespaces, kvPersist: path.join(stateDir, "v3", "kv") });
   await mf.ready;
   return { API_KEYS: (await mf.getKVNamespace("API_KEYS")) as unknown as KVNamespace, dispose: () => mf.dispose() };
+}
+
+/** What a local D1 statement throws while another workerd (the running npm start) writes the same SQLite file. */
+const busyMessage = /SQLITE_BUSY|database is locked|internal error; reference = /;
+
+/**
+ * Runs `task` again while the local D1 is busy: the running `npm start` writes the same SQLite file (the trade index,
+ * every few seconds), and a second writer then meets SQLITE_BUSY, which reaches JavaScript only as D1's "internal
+ * error; reference = …". Backs off from 100 ms to 2 s, for at most `waitMs`; any other error is thrown at once.
+ * `task` must be safe to run again (it may have been refused part way).
+ */
+export async function retryWhileBusy<T>(task: () => Promise<T>, waitMs = 15_000, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): Promise<T> {
+  const until = Date.now() + waitMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    try {
+      return await task();
+    } catch (err) {
+      if (!busyMessage.test(String((err as Error)?.message ?? err)) || Date.now() + delay > until) throw err;
+      await sleep(delay);
+    }
+  }
 }
