@@ -121,6 +121,30 @@ async function indexAll(blocks: Map<number, Block>): Promise<{ trades: Trade[]; 
   return { trades: trades.sort((a, b) => a.slot - b.slot || a.txIndex - b.txIndex), stored };
 }
 
+/**
+ * Every full (not partial) final live candle of MINT, 1s and 1m, equals REST's built from the index's trades, in USD and
+ * SOL (volumes to 1e-9); returns how many were compared.
+ */
+function fullCandlesEqualRest(live: readonly LiveCandle[], indexTrades: Trade[]): number {
+  let compared = 0;
+  for (const interval of ["1s", "1m"] as const) {
+    const finals = new Map<number, LiveCandle>();
+    for (const c of live) if (c.interval === interval) finals.set(c.time, c);
+    const usd = new Map(restCandles(indexTrades, interval, "usd").map((c) => [c.time, c]));
+    const sol = new Map(restCandles(indexTrades, interval, "sol").map((c) => [c.time, c]));
+    for (const c of [...finals.values()].filter((f) => !f.partial)) {
+      const r = usd.get(c.time)!;
+      const s = sol.get(c.time)!;
+      expect([c.time, c.open, c.high, c.low, c.close, c.buys, c.sells], `${interval} ${c.time}`).toEqual([r.time, r.open, r.high, r.low, r.close, r.buys, r.sells]);
+      expect([c.sol.open, c.sol.high, c.sol.low, c.sol.close]).toEqual([s.open, s.high, s.low, s.close]);
+      expect(Math.abs(c.volume - r.volume)).toBeLessThanOrEqual(1e-9 * r.volume);
+      expect(Math.abs(c.sol.volume - s.volume)).toBeLessThanOrEqual(1e-9 * s.volume);
+      compared++;
+    }
+  }
+  return compared;
+}
+
 /** GET /api/v1/ohlcv's candles of MINT from the index's trades: 1s folded from the trades, 1m from minute buckets. */
 function restCandles(trades: Trade[], interval: "1s" | "1m", currency: OhlcvCurrency): Candle[] {
   const mine = trades.filter((t) => t.baseMint === MINT);
@@ -222,24 +246,7 @@ describe("a live candle equals REST's when the tail and the index start reading 
     const truth = inOrderCarries(blocks, (await solUsdBefore(sources(blocks, new Map()).sources, FIRST))!);
     for (const block of blocks.values()) expect(index.stored.get(block.slot), `slot ${block.slot}`).toBe(priced(block, truth.get(block.slot)!).solUsd);
     // and the final state of every full live candle equals REST's
-    let compared = 0;
-    for (const interval of ["1s", "1m"] as const) {
-      const finals = new Map<number, LiveCandle>();
-      for (const c of live) if (c.interval === interval) finals.set(c.time, c);
-      const full = [...finals.values()].filter((c) => !c.partial);
-      const usd = new Map(restCandles(index.trades, interval, "usd").map((c) => [c.time, c]));
-      const sol = new Map(restCandles(index.trades, interval, "sol").map((c) => [c.time, c]));
-      for (const c of full) {
-        const r = usd.get(c.time)!;
-        const s = sol.get(c.time)!;
-        expect([c.time, c.open, c.high, c.low, c.close, c.buys, c.sells], `${interval} ${c.time}`).toEqual([r.time, r.open, r.high, r.low, r.close, r.buys, r.sells]);
-        expect([c.sol.open, c.sol.high, c.sol.low, c.sol.close]).toEqual([s.open, s.high, s.low, s.close]);
-        expect(Math.abs(c.volume - r.volume)).toBeLessThanOrEqual(1e-9 * r.volume);
-        expect(Math.abs(c.sol.volume - s.volume)).toBeLessThanOrEqual(1e-9 * s.volume);
-        compared++;
-      }
-    }
-    expect(compared).toBeGreaterThan(60);
+    expect(fullCandlesEqualRest(live, index.trades)).toBeGreaterThan(60);
   });
 });
 
@@ -375,23 +382,7 @@ describe("trades quoted in another token: the index and the tail value them thro
       if (order === "tail first") expect([index.counts.asks, index.counts.settles.length]).toEqual([0, 0]);
 
       // and every full live candle equals REST's, in USD and SOL
-      let compared = 0;
-      for (const interval of ["1s", "1m"] as const) {
-        const finals = new Map<number, LiveCandle>();
-        for (const c of live) if (c.interval === interval) finals.set(c.time, c);
-        const usd = new Map(restCandles(indexTrades, interval, "usd").map((c) => [c.time, c]));
-        const sol = new Map(restCandles(indexTrades, interval, "sol").map((c) => [c.time, c]));
-        for (const c of [...finals.values()].filter((f) => !f.partial)) {
-          const r = usd.get(c.time)!;
-          const s = sol.get(c.time)!;
-          expect([c.time, c.open, c.high, c.low, c.close, c.buys, c.sells], `${interval} ${c.time}`).toEqual([r.time, r.open, r.high, r.low, r.close, r.buys, r.sells]);
-          expect([c.sol.open, c.sol.high, c.sol.low, c.sol.close]).toEqual([s.open, s.high, s.low, s.close]);
-          expect(Math.abs(c.volume - r.volume)).toBeLessThanOrEqual(1e-9 * r.volume);
-          expect(Math.abs(c.sol.volume - s.volume)).toBeLessThanOrEqual(1e-9 * s.volume);
-          compared++;
-        }
-      }
-      expect(compared).toBeGreaterThan(60);
+      expect(fullCandlesEqualRest(live, indexTrades)).toBeGreaterThan(60);
     });
   }
 });
