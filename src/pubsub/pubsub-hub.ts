@@ -84,7 +84,12 @@ export class PubSubHub extends DurableObject<Env> {
           return;
         }
         this.unacked.set(socket, unacked);
-        if (copyOf !== undefined) this.copies.set(copyOf.account, (this.copies.get(copyOf.account) ?? 0) + 1);
+        if (copyOf !== undefined) {
+          const copies = (this.copies.get(copyOf.account) ?? 0) + 1;
+          this.copies.set(copyOf.account, copies);
+          // a whole credit's worth to bill (scheduling is a no-op while a charge is pending)
+          if (copies >= limits.pubSubHub.notificationsPerCredit) this.scheduleCharge();
+        }
         try {
           socket.send(text);
         } catch {
@@ -216,7 +221,9 @@ export class PubSubHub extends DurableObject<Env> {
     if (sockets.length === 0) {
       this.charges.delete(account);
       this.copies.delete(account);
-    } else if ((this.copies.get(account) ?? 0) > 0 || charge.subscribes > 0) this.scheduleCharge();
+    } else if ((this.copies.get(account) ?? 0) >= limits.pubSubHub.notificationsPerCredit || charge.subscribes > 0) this.scheduleCharge();
+    // (copies short of a credit wait for the next one: a timer kept for them would run every chargeEveryMs for as long
+    // as the socket stays, keeping an idle hub in memory — never evicted — and calling the meter for nothing)
     if (remaining <= 0 && (credits > 0 || this.state.accountSubscriptionCount(account) > 0)) {
       for (const socket of sockets) this.dropClient(socket, `Out of credits this month on the ${termsOf(record).terms.label} plan`);
     }

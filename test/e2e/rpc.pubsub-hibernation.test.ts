@@ -43,9 +43,13 @@ const nodeConnections = async () => ((await (await fetch(`${chain.net.rpcUrl}/__
 
 describe("an idle hub is evicted; its client sockets are not", () => {
   it("a client idle through the eviction keeps its socket; its next subscribe is served with an id never handed out before", async () => {
-    // Given a client that subscribed and unsubscribed: the hub has closed its upstream socket
+    // Given a client that subscribed, received a few notifications (copies short of a credit, billed later: no timer may
+    // keep the hub in memory for them) and unsubscribed: the hub has closed its upstream socket
     const client = await openClient();
     const first = (await client.call("slotSubscribe")).result as number;
+    const heard = Date.now() + 5000;
+    while (!client.notified.some((n) => n.params.subscription === first) && Date.now() < heard) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(client.notified.some((n) => n.params.subscription === first)).toBe(true);
     expect((await client.call("slotUnsubscribe", [first])).result).toBe(true);
     const end = Date.now() + 5000;
     while ((await nodeConnections()) !== 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
