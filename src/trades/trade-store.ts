@@ -99,7 +99,7 @@ export interface StoreReport {
 export async function storeBlocks(db: D1Database, blocks: readonly StoredBlock[]): Promise<StoreReport> {
   let pending = [...blocks];
   for (let attempt = 0; pending.length > 0; attempt++) {
-    const stored = await storedSlots(db, pending.map((b) => b.slot));
+    const stored = await storedSolUsd(db, pending.map((b) => b.slot));
     pending = pending.filter((b) => !stored.has(b.slot));
     if (pending.length === 0) break;
     try {
@@ -110,16 +110,6 @@ export async function storeBlocks(db: D1Database, blocks: readonly StoredBlock[]
     }
   }
   return { stored: 0, rowsWritten: 0 };
-}
-
-/** Which of `slots` are stored already. */
-export async function storedSlots(db: D1Database, slots: readonly number[]): Promise<Set<number>> {
-  if (slots.length === 0) return new Set();
-  const { results } = await db
-    .prepare("SELECT slot FROM ingested_blocks WHERE slot IN (SELECT value FROM json_each(?1))")
-    .bind(JSON.stringify(slots))
-    .all<{ slot: number }>();
-  return new Set(results.map((r) => r.slot));
 }
 
 /** Which of `slots` are stored already, with the SOL/USD stored after each (its own or the carry; null: none known). */
