@@ -133,6 +133,15 @@ async function stateSettled(pool: WorldPool, confirmedSlot: number, processedSlo
 }
 
 /**
+ * The slot of the state a simulation ran on, at most: its own for an answer; a refusal says none, and the processed
+ * slot now is at least the state it refused on (a swap on the pool after the quote's slot — an adaptive-fee Whirlpool's
+ * Oracle updated later than the quote's time — is not the quote's state).
+ */
+async function stateSlotOf(sim: { status: number; body: Simulated }): Promise<number> {
+  return sim.status === 200 ? sim.body.slot : chainRpc<number>("getSlot", [{ commitment: "processed" }]);
+}
+
+/**
  * The first pools of a kind quoted in SOL or USD, then every pool of that kind with one of Meteora's other fee and curve
  * setups: DAMM v2 compounding, time fee scheduler, dynamic fee and rate limiter pools, DLMM limit-order pairs with
  * orders in a few bins, one taking its fee in Y only ("fee-modes"), a DBC curve with a
@@ -235,11 +244,7 @@ describe("quotes equal localnet's execution", () => {
             for (let attempt = 0; attempt < 5; attempt++) {
               const res = await getJson<QuoteAnswerJson>(`/api/v1/quote?ca=${pool.baseMint}&side=${side}&amount=${amount}&unit=${unit}&poolId=${pool.address}`, { headers: { "x-api-key": key } });
               const sim = await simulate(pool.address, side, amountIn, res.status === 200 ? await blockTimeOf(res.body.slot) : undefined);
-              // a refusal says no slot: the processed slot now is at least the state it refused on (a swap on the pool
-              // after the quote's slot — an adaptive-fee Whirlpool's Oracle updated later than the quote's time — is not
-              // the quote's state)
-              const simSlot = sim.status === 200 ? sim.body.slot : await chainRpc<number>("getSlot", [{ commitment: "processed" }]);
-              if (res.status === 200 && !(await stateSettled(pool, res.body.slot, simSlot))) {
+              if (res.status === 200 && !(await stateSettled(pool, res.body.slot, await stateSlotOf(sim)))) {
                 await advance(1);
                 continue;
               }
@@ -404,8 +409,7 @@ describe("pump fee tiers: quotes on pools in different market-cap tiers equal lo
             const [unit, amount] = quoteSize(pool, side, amountIn);
             const res = await getJson<QuoteAnswerJson>(`/api/v1/quote?ca=${pool.baseMint}&side=${side}&amount=${amount}&unit=${unit}&poolId=${pool.address}`, { headers: { "x-api-key": key } });
             const sim = await simulate(pool.address, side, amountIn, res.status === 200 ? await blockTimeOf(res.body.slot) : undefined);
-            const simSlot = sim.status === 200 ? sim.body.slot : await chainRpc<number>("getSlot", [{ commitment: "processed" }]);
-            if (res.status === 200 && !(await stateSettled(pool, Math.min(res.body.slot, before.slot), simSlot))) {
+            if (res.status === 200 && !(await stateSettled(pool, Math.min(res.body.slot, before.slot), await stateSlotOf(sim)))) {
               await advance(1);
               continue;
             }
