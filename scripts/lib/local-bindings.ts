@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
@@ -50,7 +51,9 @@ export async function openLocalBindings(projectRoot: string, stateDir: string): 
     d1Databases: workerOptions.d1Databases,
     kvPersist: path.join(stateDir, "v3", "kv"),
     d1Persist: path.join(stateDir, "v3", "d1"),
-    handleRuntimeStdio(stdout, stderr) {
+    // Typed here: miniflare's option types are a union whose members take Readable from "node:stream" or from
+    // "stream"; on a fresh install the localnet type check (tsc -p localnet) found no contextual type in it (TS7006).
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.on("data", keep);
       stderr.on("data", keep);
     },
