@@ -224,14 +224,17 @@ describe("/rpc PubSub under random and hostile frames", () => {
     await until("the fuzz's subscriptions gone upstream", async () => ((await nodeTotal()) === 0 ? true : undefined), 10_000);
 
     const upBefore = tap.framesUp.length;
-    // When 40 sockets each subscribe to a distinct account (and all to slots) and are dropped at once or a moment later
+    // When 40 sockets each subscribe to a distinct account (and all to slots) and are dropped at once, a moment later,
+    // or (every fourth) once their account subscribe is answered — the hub answers only when the node has, so those
+    // surely reached it, however slow the machine
     const accounts = fc.sample(anAddress, { numRuns: 40, seed: 3 });
     await Promise.all(
       accounts.map(async (account, i) => {
         const client = await openRecording(rpcUrl());
         client.send(request(String(i), "accountSubscribe", json([account, { encoding: "base64" }])));
         client.send(request(`"s${i}"`, "slotSubscribe"));
-        await sleep(i % 5 === 0 ? 0 : i % 23);
+        if (i % 4 === 2) await client.frame("the account subscribe's answer", (f) => f.id === i);
+        else await sleep(i % 5 === 0 ? 0 : i % 23);
         client.ws.terminate();
       }),
     );
@@ -247,8 +250,8 @@ describe("/rpc PubSub under random and hostile frames", () => {
     await until("every upstream subscription of the dropped sockets gone, for good", quiet, 15_000);
     const up = tap.framesUp.slice(upBefore).map((t) => JSON.parse(t) as { method: string });
     const count = (method: string) => up.filter((f) => f.method === method).length;
-    // some of them reached the node before their socket went: each was unsubscribed again
-    expect(count("accountSubscribe")).toBeGreaterThan(0);
+    // some of them reached the node before their socket went (at least the ten answered ones): each was unsubscribed again
+    expect(count("accountSubscribe")).toBeGreaterThanOrEqual(10);
     expect(count("accountUnsubscribe")).toBe(count("accountSubscribe"));
     expect(count("slotUnsubscribe")).toBe(count("slotSubscribe"));
     console.log(JSON.stringify({ rpcPubSubChurn: { sockets: accounts.length, upstreamSubscribes: count("accountSubscribe") + count("slotSubscribe"), upstreamEmptyAfterMs: Date.now() - leftAfterMs } }));

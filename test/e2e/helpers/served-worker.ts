@@ -73,17 +73,37 @@ export async function serveWorker(vars: Record<string, string>): Promise<ServedW
   const removeOwn = () => (shared ? Promise.resolve() : rm(outdir, { recursive: true, force: true }));
   try {
     const workerOptions = (shared?.workerOptions ?? (await wranglerWorkerOptions())) as { bindings?: Record<string, unknown> };
-    const mf = new Miniflare({
-      ...(workerOptions as object),
-      modules: true,
-      modulesRoot: outdir,
-      scriptPath: path.join(outdir, "index.js"),
-      host: "127.0.0.1",
-      port: 0,
-      bindings: { ...workerOptions.bindings, ...vars },
-    } as MiniflareOptions);
-    const url = await mf.ready;
-    await applyMigrations(await mf.getD1Database("DB"));
+    const start = async () => {
+      const mf = new Miniflare({
+        ...(workerOptions as object),
+        modules: true,
+        modulesRoot: outdir,
+        scriptPath: path.join(outdir, "index.js"),
+        host: "127.0.0.1",
+        port: 0,
+        bindings: { ...workerOptions.bindings, ...vars },
+      } as MiniflareOptions);
+      try {
+        const url = await mf.ready;
+        await applyMigrations(await mf.getD1Database("DB"));
+        return { mf, url };
+      } catch (err) {
+        await mf.dispose().catch(() => undefined);
+        throw err;
+      }
+    };
+    // The schema goes in through Miniflare's binding proxy, whose synchronous calls can lose a reply on a loaded
+    // machine (its fetch-sync assertion `message?.id === id`; once out of step, every later call of that instance
+    // fails): a fresh instance, with a fresh empty database, is started instead — at most twice more.
+    let started: Awaited<ReturnType<typeof start>> | undefined;
+    for (let attempt = 1; started === undefined; attempt++) {
+      try {
+        started = await start();
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
+    const { mf, url } = started;
     const kv = await mf.getKVNamespace("API_KEYS");
     return {
       origin: url.origin,
