@@ -47,17 +47,34 @@ async function stop(code: number): Promise<never> {
     cron?.stop();
     forwarder?.close();
     forwarder?.closeAllConnections();
-    if (worker?.pid) {
-      try {
-        process.kill(-worker.pid, "SIGTERM"); // the whole group: wrangler and its workerd
-      } catch {
-        // already gone
-      }
-    }
+    if (worker?.pid) await stopGroup(worker, worker.pid);
     await localnet?.close().catch(() => undefined);
   }
   process.exit(code);
 }
+
+/**
+ * Stops wrangler's process group — wrangler and the workerd processes it started — and waits until it is empty.
+ * SIGTERM first; what is still there after a grace period gets SIGKILL: a workerd left behind once wrangler had exited
+ * kept the API port and spun a core for as long as the machine ran (seen after test runs).
+ */
+async function stopGroup(child: ChildProcess, pgid: number): Promise<void> {
+  const signal = (sig: NodeJS.Signals | 0): boolean => {
+    try {
+      process.kill(-pgid, sig);
+      return true;
+    } catch {
+      return false; // ESRCH: no process left in the group
+    }
+  };
+  if (!signal("SIGTERM")) return;
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", r));
+  await Promise.race([exited, sleep(GROUP_GRACE_MS)]);
+  for (const deadline = Date.now() + GROUP_GRACE_MS; signal(0) && Date.now() < deadline; ) await sleep(100);
+  signal("SIGKILL");
+}
+const GROUP_GRACE_MS = 5_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 

@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, get, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -197,4 +197,40 @@ describe("a running npm start", () => {
       await connection.removeSlotChangeListener(id);
     }
   }, 60_000);
+
+  it("stopped (SIGTERM, what Ctrl-C's handler does), it leaves no process behind: no workerd of it runs and its ports are free", async () => {
+    // Given its worker's workerd serving PORT (Linux: read from /proc; elsewhere the ports alone are checked)
+    const linux = process.platform === "linux";
+    if (linux) expect(liveWorkerdOn(port).length).toBeGreaterThan(0);
+    // When it is stopped
+    await npmStart!.stop();
+    // Then no workerd it started is left running, and PORT and PORT+1 can be bound again
+    if (linux) expect(liveWorkerdOn(port)).toEqual([]);
+    expect(await canListen(port)).toBe(true);
+    expect(await canListen(port + 1)).toBe(true);
+  }, 60_000);
 });
+
+/** Live (not zombie) workerd processes whose command line binds 127.0.0.1:`port`. */
+function liveWorkerdOn(port: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      const state = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.[0];
+      if (state !== "Z" && cmdline[0]?.endsWith("workerd") && cmdline.some((arg) => arg.endsWith(`127.0.0.1:${port}`))) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
