@@ -95,6 +95,7 @@ missing=0
 for blob in "${blobs[@]}"; do
   [ -f "$reports/$blob.blob" ] || { echo "no report from $blob: it did not finish"; missing=$((missing + 1)); fail "no report from $blob"; }
 done
+for step in "${failed_steps[@]}"; do echo "FAILED step: $step"; done
 if [ -f .vitest-report.json ]; then
   # A suite that fails to load has no failed tests of its own, and a phase that died wrote no report: count both so the
   # line never reads "0 failed" on a red run.
@@ -102,11 +103,9 @@ if [ -f .vitest-report.json ]; then
   # (the stack left out), so a failure seen only in a CI tail says what it saw.
   node -e 'const r=require("./.vitest-report.json");for(const f of r.testResults||[]){const t=(f.assertionResults||[]).filter((a)=>a.status==="failed");if(f.status==="failed"&&!t.length)console.log("FAILED (file did not load) "+f.name.replace(process.cwd()+"/","")+": "+String(f.message||"").split("\n")[0].slice(0,300));for(const a of t){const m=String((a.failureMessages||[])[0]||"").split("\n").filter((l)=>!/^\s+at /.test(l));console.log("FAILED "+f.name.replace(process.cwd()+"/","")+" > "+a.fullName+": "+m[0].slice(0,300));for(const l of m.slice(1,24))if(l.trim())console.log("    "+l.slice(0,400))}}'
   echo "npm test took $(( $(date +%s) - test_started )) s (type check, bundle and every test)"
-  for step in "${failed_steps[@]}"; do echo "FAILED step: $step"; done
   # A failed step with no failed test (type check, bundle, a lane's error outside the tests) counts as a failure.
   MISSING=$missing STEPS=${#failed_steps[@]} node -e 'const r=require("./.vitest-report.json");let f=(r.numFailedTests||r.numFailedTestSuites)+Number(process.env.MISSING);if(f===0)f=Number(process.env.STEPS);console.log(r.numPassedTests+" passed, "+f+" failed")'
 else
-  for step in "${failed_steps[@]}"; do echo "FAILED step: $step"; done
   echo "0 passed, 1 failed"
   status=1
 fi
